@@ -1,0 +1,172 @@
+"""Reading what a person typed into a cell: trimmed, any case, obvious variants accepted.
+
+Everything a player writes is free text. These functions turn one cell into a typed value or
+raise `CellError` with a message that quotes the cell and says what is allowed.
+
+>>> as_int(" 7 ", 1, 21, "a site")
+7
+>>> as_int("Site #12", 1, 21, "a site")
+12
+>>> as_int("three", 1, 7, "a power")
+3
+>>> as_int("=A1+1", 1, 7, "a power")
+Traceback (most recent call last):
+...
+sheets_host.cells.CellError: '=A1+1' is a formula; type the value itself (a power: 1 to 7)
+>>> as_choice("  LIGHT ", ["light", "dark"], "an artefact")
+'light'
+>>> as_choice("drak", ["light", "dark"], "an artefact")
+Traceback (most recent call last):
+...
+sheets_host.cells.CellError: 'drak' is not an artefact (did you mean 'dark'?); allowed: light, dark
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .errors import SheetsHostError
+
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_INT_IN_TEXT = re.compile(r"^[^\d+-]*?([+-]?\d+)(?:\.0+)?\s*$")
+
+
+class CellError(SheetsHostError):
+    """One cell's content is not allowed; the message quotes it and names what is."""
+
+
+def column_letter(index: int) -> str:
+    """Spreadsheet column letter of a 0-based column index.
+
+    >>> column_letter(0), column_letter(25), column_letter(26)
+    ('A', 'Z', 'AA')
+    """
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def is_blank(raw: object) -> bool:
+    """True for an empty cell: None, NaN, or only spaces.
+
+    >>> is_blank(None), is_blank("  "), is_blank(float("nan")), is_blank(0)
+    (True, True, True, False)
+    """
+    return raw is None or (isinstance(raw, float) and math.isnan(raw)) or (
+        isinstance(raw, str) and not raw.strip())
+
+
+def text(raw: object) -> str:
+    """The cell as trimmed text with inner runs of spaces folded; whole floats lose their '.0'.
+
+    >>> text("  Wind   Guide "), text(3.0), text(None)
+    ('Wind Guide', '3', '')
+    """
+    if is_blank(raw):
+        return ""
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
+    return " ".join(str(raw).split())
+
+
+def _fold(value: str) -> str:
+    return re.sub(r"[\s_\-.'’]+", "", value.casefold())
+
+
+def _formula_check(raw: object, allowed: str) -> None:
+    if isinstance(raw, str) and raw.strip().startswith("="):
+        raise CellError(f"{text(raw)!r} is a formula; type the value itself ({allowed})")
+
+
+def as_int(raw: object, lo: int, hi: int, what: str) -> int:
+    """A whole number from lo to hi; accepts '3', 3.0, 'site 3', '#3' and number words."""
+    allowed = f"{what}: {lo} to {hi}"
+    _formula_check(raw, allowed)
+    value: int | None = None
+    if isinstance(raw, bool):
+        value = None
+    elif isinstance(raw, int):
+        value = raw
+    elif isinstance(raw, float) and raw.is_integer():
+        value = int(raw)
+    else:
+        t = text(raw).casefold()
+        if t in _NUMBER_WORDS:
+            value = _NUMBER_WORDS[t]
+        else:
+            m = _INT_IN_TEXT.match(t)
+            if m and not re.search(r"\d", t[: m.start(1)]):
+                value = int(m.group(1))
+    if value is None:
+        raise CellError(f"{text(raw)!r} is not a whole number ({allowed})")
+    if not lo <= value <= hi:
+        raise CellError(f"{text(raw)!r} is out of range ({allowed})")
+    return value
+
+
+def as_choice(raw: object, choices: Iterable[str], what: str) -> str:
+    """One of `choices`, matched ignoring case, spaces and punctuation, or by a unique prefix."""
+    options = list(choices)
+    allowed = ", ".join(options)
+    _formula_check(raw, f"{what}; allowed: {allowed}")
+    t = text(raw)
+    folded = _fold(t)
+    by_fold = {_fold(o): o for o in options}
+    if folded in by_fold:
+        return by_fold[folded]
+    if len(folded) >= 2:
+        starts = [o for f, o in by_fold.items() if f.startswith(folded)]
+        if len(starts) == 1:
+            return starts[0]
+    close = difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=0.6)
+    hint = f" (did you mean {by_fold[close[0]]!r}?)" if close else ""
+    raise CellError(f"{t!r} is not {what}{hint}; allowed: {allowed}")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A message for a player about one cell or row of their submission (or the whole of it)."""
+
+    player: str
+    message: str
+    row: int | None = None
+    column: str | None = None
+    letter: str | None = None
+
+    def where(self) -> str:
+        parts = []
+        if self.row is not None:
+            parts.append(f"row {self.row}")
+        if self.column is not None:
+            parts.append(f"column {self.column!r}" + (f" ({self.letter})" if self.letter else ""))
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        where = self.where()
+        return f"{self.player}: {where}: {self.message}" if where else f"{self.player}: {self.message}"
+
+
+@dataclass(frozen=True)
+class SubmitRow:
+    """One non-blank row of a submit tab, with its sheet row number and the tab's header."""
+
+    player: str
+    row: int
+    header: Sequence[str]
+    values: dict[str, object]
+
+    def problem(self, column: str | None, message: str) -> Problem:
+        letter = column_letter(list(self.header).index(column)) if column in self.header else None
+        return Problem(self.player, message, self.row, column, letter)
+
+    def get(self, column: str) -> object:
+        return self.values.get(column)

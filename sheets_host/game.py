@@ -1,0 +1,152 @@
+"""What every game gives the engine: its tabs, setup, parsing, a pure resolver, views and bots.
+
+A game is three small things, as in OpenSpiel: the `Game` (rules and data, no mutable state), its
+`State` (a plain value the game defines), and views of that state (`public_view`,
+`private_view`) that strip what a reader may not see. `resolve` applies every player's
+submission together, as simultaneous moves, using only the random generator it is handed.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, Generic, TypeVar
+
+import pandas as pd
+
+from .cells import Problem, SubmitRow
+from .table import Column, TabSchema
+
+State = TypeVar("State")
+Submission = TypeVar("Submission")
+
+
+def rng_for(seed: int, round_number: int, purpose: str) -> random.Random:
+    """The random generator for one purpose in one round: the same seed gives the same game.
+
+    Seeding from a string is stable across runs and machines (it is hashed with SHA-512).
+
+    >>> rng_for(7, 1, "resolve").random() == rng_for(7, 1, "resolve").random()
+    True
+    >>> rng_for(7, 1, "resolve").random() == rng_for(7, 2, "resolve").random()
+    False
+    """
+    return random.Random(f"sheets-host/{seed}/{round_number}/{purpose}")
+
+
+@dataclass(frozen=True)
+class Parsed(Generic[Submission]):
+    """A parsed submit tab: what will count (None when nothing valid) and the messages."""
+
+    submission: Submission | None
+    problems: tuple[Problem, ...] = ()
+    kept: str = ""  # one line saying what counts, shown to the player with the problems
+
+
+@dataclass
+class Outcome(Generic[State]):
+    """A resolved round: the new state, the audit log lines, and views computed on demand.
+
+    Views are properties so the simulator, which never writes books, does not pay for them.
+    """
+
+    game: "Game"
+    state: Any
+    log: list[str] = field(default_factory=list)
+
+    @cached_property
+    def public(self) -> dict[str, pd.DataFrame]:
+        return self.game.public_view(self.state)
+
+    @cached_property
+    def private(self) -> dict[str, dict[str, pd.DataFrame]]:
+        return {p: self.game.private_view(self.state, p) for p in self.game.players(self.state)}
+
+
+class Game(ABC, Generic[State, Submission]):
+    """The interface a game package implements; nothing game-specific lives outside it."""
+
+    name: ClassVar[str]  # the command-line name, e.g. "wind-guide-me"
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    data_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # rules data the host fills in (templates/<name>/)
+    state_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # the state, host-editable, validated on read
+    submit_tab: ClassVar[TabSchema]  # the columns of a player's submit tab
+    settings: ClassVar[tuple[Column, ...]] = ()  # game config keys; defaults in templates/<name>/config.csv
+    how_to_submit: ClassVar[str] = ""  # shown in every player's book
+
+    @abstractmethod
+    def setup(self, players: Sequence[str], seed: int, config: Mapping[str, Any],
+              data: Mapping[str, list[dict]]) -> State:
+        """The state before round 1."""
+
+    @abstractmethod
+    def load(self, players: Sequence[str], tabs: Mapping[str, list[dict]], config: Mapping[str, Any],
+             data: Mapping[str, list[dict]]) -> State:
+        """The state from its validated tabs; raises SchemaErrors for inconsistent content."""
+
+    @abstractmethod
+    def dump(self, state: State) -> dict[str, list[dict]]:
+        """The state as records per state tab (the inverse of `load`)."""
+
+    @abstractmethod
+    def players(self, state: State) -> list[str]:
+        """Everyone who submits, in seating order."""
+
+    @abstractmethod
+    def round(self, state: State) -> int:
+        """The round to be resolved next (1-based)."""
+
+    @abstractmethod
+    def is_over(self, state: State) -> bool: ...
+
+    @abstractmethod
+    def parse(self, state: State, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+        """A player's submit tab as a typed submission, dropping only what is invalid."""
+
+    @abstractmethod
+    def default(self, state: State, player: str) -> Submission:
+        """The rule text's submission for a player who submitted nothing valid."""
+
+    @abstractmethod
+    def resolve(self, state: State, submissions: Mapping[str, Submission | None],
+                rng: random.Random) -> Outcome[State]:
+        """Apply every submission together; None means the player submitted nothing valid."""
+
+    @abstractmethod
+    def public_view(self, state: State) -> dict[str, pd.DataFrame]: ...
+
+    @abstractmethod
+    def private_view(self, state: State, player: str) -> dict[str, pd.DataFrame]: ...
+
+    @abstractmethod
+    def bot(self, state: State, player: str, rng: random.Random) -> Submission:
+        """A random legal submission (used by demo, simulate and the property tests)."""
+
+    @abstractmethod
+    def submit_rows(self, submission: Submission) -> list[dict]:
+        """How a submission is typed into the submit tab (bots type this way)."""
+
+    @abstractmethod
+    def standings(self, state: State) -> pd.DataFrame:
+        """Final (or current) standings, best first."""
+
+    @abstractmethod
+    def announcement(self, before: State, after: State) -> str:
+        """Discord-ready Markdown for the round just resolved (public information only)."""
+
+    def picture(self, state: State) -> bytes | None:
+        """A PNG for the announcement (public information only), if the game has one."""
+        return None
+
+    def summary(self, state: State) -> dict[str, float]:
+        """Numbers about a finished game that `simulate` averages over many games."""
+        return {}
+
+    def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+        """Problems with game settings that a column schema cannot see (cross-field rules)."""
+        return []

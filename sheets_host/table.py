@@ -1,0 +1,155 @@
+"""Schemas for the tabs a host can edit (config, rules data, state), checked on every read.
+
+A `TabSchema` turns a tab read from a book into typed records, or raises `SchemaErrors` naming
+every bad tab, row and column at once; and turns records back into a frame to write.
+
+>>> sites = TabSchema("stones", (Column("power", "int", lo=1, hi=7), Column("count", "int", lo=0)))
+>>> frame = pd.DataFrame({"power": ["1", 2], "count": [3, "x"]}, index=[2, 3])
+>>> sites.records(frame)
+Traceback (most recent call last):
+...
+sheets_host.errors.SchemaErrors: tab 'stones', row 3, column 'count': 'x' is not a whole number >= 0
+>>> sites.records(frame.iloc[:1])
+[{'_row': 2, 'power': 1, 'count': 3}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from . import cells
+from .errors import SchemaError, SchemaErrors
+
+KINDS = ("int", "float", "text", "bool", "choice", "player", "json")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its name, kind, allowed values and whether a blank is allowed.
+
+    kind 'player' takes its allowed values from the game's players; 'choice' from `choices`.
+    """
+
+    name: str
+    kind: str = "text"
+    choices: tuple[str, ...] = ()
+    lo: float | None = None
+    hi: float | None = None
+    optional: bool = False
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        assert self.kind in KINDS, self.kind
+
+    def expected(self) -> str:
+        bounds = ""
+        if self.lo is not None and self.hi is not None:
+            bounds = f" from {self.lo:g} to {self.hi:g}"
+        elif self.lo is not None:
+            bounds = f" >= {self.lo:g}"
+        elif self.hi is not None:
+            bounds = f" <= {self.hi:g}"
+        return {
+            "int": f"a whole number{bounds}",
+            "float": f"a number{bounds}",
+            "text": "text",
+            "bool": "yes or no",
+            "json": "JSON text",
+        }.get(self.kind, "one of: " + ", ".join(self.choices))
+
+    def parse(self, raw: object, players: Sequence[str] = ()) -> object:
+        """The typed value of a cell; raises ValueError with what is expected."""
+        if cells.is_blank(raw):
+            if self.optional:
+                return None
+            raise ValueError("blank")
+        if self.kind == "int":
+            value = _number(raw)
+            if value is None or not float(value).is_integer():
+                raise ValueError
+            value = int(value)
+        elif self.kind == "float":
+            value = _number(raw)
+            if value is None:
+                raise ValueError
+        elif self.kind == "bool":
+            t = cells.text(raw).casefold()
+            if t in ("yes", "y", "true", "1", "x"):
+                return True
+            if t in ("no", "n", "false", "0"):
+                return False
+            raise ValueError
+        elif self.kind in ("choice", "player"):
+            options = players if self.kind == "player" else self.choices
+            return cells.as_choice(raw, options, "allowed")
+        else:
+            return cells.text(raw)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise ValueError
+        return value
+
+
+def _number(raw: object) -> float | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, (int, float)):
+        return raw
+    try:
+        return float(cells.text(raw))
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class TabSchema:
+    """A tab's name and columns; `doc` says what the tab is for (shown in the docs and templates)."""
+
+    name: str
+    columns: tuple[Column, ...]
+    doc: str = ""
+
+    @property
+    def header(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+    def records(self, frame: pd.DataFrame, players: Sequence[str] = ()) -> list[dict]:
+        """Typed rows of `frame` (index = sheet row numbers, kept as '_row'); all problems at once."""
+        errors: list[SchemaError] = []
+        header = {cells.text(c).casefold(): c for c in frame.columns}
+        missing = [c.name for c in self.columns if c.name.casefold() not in header and not c.optional]
+        if missing:
+            raise SchemaErrors([SchemaError(self.name, 1, m, "", "present (missing column)") for m in missing])
+        out = []
+        for row_number, row in zip(frame.index, frame.itertuples(index=False, name=None)):
+            values = dict(zip(frame.columns, row))
+            record: dict = {"_row": int(row_number)}
+            for col in self.columns:
+                raw = values.get(header.get(col.name.casefold()))
+                try:
+                    record[col.name] = col.parse(raw, players)
+                except ValueError:
+                    errors.append(SchemaError(self.name, int(row_number), col.name, cells.text(raw), col.expected()))
+            out.append(record)
+        if errors:
+            raise SchemaErrors(errors)
+        return out
+
+    def frame(self, records: Iterable[Mapping]) -> pd.DataFrame:
+        """A frame with this tab's columns in order, ready to write."""
+        return pd.DataFrame([[r.get(c) for c in self.header] for r in records], columns=self.header, dtype=object)
+
+
+def check_all(checks: Iterable[callable]) -> list:
+    """Run several schema checks and raise one SchemaErrors with all their errors."""
+    results, errors = [], []
+    for check in checks:
+        try:
+            results.append(check())
+        except SchemaErrors as e:
+            errors.extend(e.errors)
+    if errors:
+        raise SchemaErrors(errors)
+    return results
