@@ -91,7 +91,10 @@ def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}
     b = _backend(where_arg, backend, credentials, auth, **options)
     if adopt:
         with open(adopt, newline="") as f:
-            b.adopt({row[0].strip(): row[1].strip() for row in csv.reader(f) if len(row) >= 2})
+            rows = [row for row in csv.reader(f) if len(row) >= 2]
+            if rows and rows[0][0].strip().casefold() == "role":
+                rows = rows[1:]  # a header line
+            b.adopt({row[0].strip(): row[1].strip() for row in rows})
     session = engine.new_game(b, game, names, seed, emails, settings)
     typer.echo(f"{session.game.title}: new game for {', '.join(session.players)} (seed {seed}).")
     typer.echo(f"host book: {session.host.ref}")
@@ -121,12 +124,14 @@ def resolve(where: str = typer.Argument(..., help="The game: a folder, or the ho
             redo: bool = typer.Option(False, "--redo", help="Resolve the last round again from its snapshot and "
                                                             "its archived (maybe corrected) submissions."),
             early: bool = typer.Option(False, "--early", help="Resolve before the round's deadline."),
+            allow_empty: bool = typer.Option(False, "--allow-empty", help="Resolve even if nobody submitted."),
             backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Resolve the open round and write every book; refuses a round already resolved.
 
     Example: sheets-host resolve games/wgm
     """
-    report = engine.resolve(_backend(where, backend, credentials, auth), redo=redo, early=early)
+    report = engine.resolve(_backend(where, backend, credentials, auth), redo=redo, early=early,
+                            allow_empty=allow_empty)
     if report.action == "delivered":
         typer.echo(f"round {report.round} had been resolved but not delivered to every book: delivery finished. "
                    "Run resolve again for the next round.")

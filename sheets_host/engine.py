@@ -448,7 +448,8 @@ def _archived_readings(session: Session, state: Any, round_number: int, attempt:
     return out
 
 
-def resolve(backend: Backend, redo: bool = False, early: bool = False, clock: Clock = now_utc) -> ResolveReport:
+def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_empty: bool = False,
+            clock: Clock = now_utc) -> ResolveReport:
     """Resolve the open round (or, with redo, the last resolved one again from its snapshot)."""
     session = open_session(backend, clock)
     game = session.game
@@ -494,6 +495,10 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, clock: Cl
         readings = {role.split(":", 1)[1]: _read_player(session, state, role.split(":", 1)[1],
                                                         tabs.get("submit"), tabs.get("status"))
                     for role, tabs in player_tabs.items()}
+        if not allow_empty and not any(r.rows for r in readings.values()):
+            # Most often a second `resolve` run by mistake right after the first.
+            raise RoundError(f"nobody has submitted anything for round {round_number}; "
+                             "use --allow-empty to resolve it anyway (everyone gets the default)")
         record["frozen at"] = stamp(clock())
         session.note(round_number, attempt, "freeze", f"submissions read (frozen) at {record['frozen at']}")
 

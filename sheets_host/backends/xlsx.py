@@ -20,9 +20,9 @@ from . import frame_from_rows, role_file, rows_from_frame
 
 
 class XlsxBook:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, ref: str):
         self.path = path
-        self.ref = str(path)
+        self.ref = ref  # relative to the game folder, so the folder can move
 
     def _load(self, read_only: bool):
         try:
@@ -90,20 +90,21 @@ class XlsxBackend:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
 
-    def _path(self, role: str) -> Path:
-        return self.folder / f"{role_file(role)}.xlsx"
+    def _book(self, role: str) -> XlsxBook:
+        ref = f"{role_file(role)}.xlsx"
+        return XlsxBook(self.folder / ref, ref)
 
     def book(self, role: str) -> XlsxBook:
-        path = self._path(role)
-        if not path.exists():
-            raise BookError(f"no book for {role!r}: {path} does not exist")
-        return XlsxBook(path)
+        book = self._book(role)
+        if not book.path.exists():
+            raise BookError(f"no book for {role!r}: {book.path} does not exist")
+        return book
 
     def create(self, role: str, title: str, readers: Sequence[str] = (), public: bool = False) -> XlsxBook:
-        path = self._path(role)
-        if path.exists():
-            path.unlink()
-        return XlsxBook(path)
+        book = self._book(role)
+        if book.path.exists():
+            book.path.unlink()
+        return book
 
     def refs(self) -> dict[str, str]:
         return {}

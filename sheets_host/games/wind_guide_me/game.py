@@ -452,7 +452,7 @@ class WindGuideMe(Game[WindState, Orders]):
                          "winner (more than 3 tied: immunity negated)"
             elif player in lowest and (len(lowest) == 1 or ec == player):
                 result = "Elimination Candidate"
-            elif player in lowest:
+            elif player in lowest and ec not in lowest:
                 result = "tied for lowest: the winners choose the Elimination Candidate"
             else:
                 result = ""

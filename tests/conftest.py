@@ -1,0 +1,38 @@
+"""Shared fixtures: a fixed clock (books must not depend on when tests run) and small games."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from sheets_host.backends.xlsx import XlsxBackend
+from sheets_host.games import get_game
+from sheets_host.play import bot_names, default_settings
+
+FIXED = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+PLAYERS = bot_names(7)
+
+
+def fixed_clock() -> datetime:
+    return FIXED
+
+
+@pytest.fixture
+def clock():
+    return fixed_clock
+
+
+@pytest.fixture
+def wgm():
+    return get_game("wind-guide-me")
+
+
+@pytest.fixture
+def wgm_defaults(wgm):
+    return default_settings(wgm)
+
+
+@pytest.fixture
+def folder_backend(tmp_path):
+    return XlsxBackend(tmp_path / "game")

@@ -1,0 +1,305 @@
+"""The Google Sheets backend against a fake of the Sheets and Drive REST endpoints (tests/fake_google.py).
+
+Real gspread code runs; only the transport is fake, so request counts and bodies are Google's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from gspread.exceptions import APIError
+
+from sheets_host.backends import open_backend
+from sheets_host.backends.gsheets import LOCK, GoogleBackend, RetryingHTTPClient
+from sheets_host.errors import BookError
+
+from .fake_google import FakeGoogle, fake_backend
+
+
+def frame(rows: list[list[object]], columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=columns, index=range(2, 2 + len(rows)), dtype=object)
+
+
+def test_round_trip_keeps_types_and_never_makes_formulas():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Wind, guide me")
+    written = frame([["  Ann  ", 7, 2.5, True, None, "=A1+1"], ["Bo", -3, 0.1, False, "x", "'quoted"]],
+                    ["name", "seed", "ratio", "alive", "note", "typed"])
+    book.write({"state": written})
+
+    # A fresh backend, so the values come from the fake and not from any cache.
+    again, _ = fake_backend(book.id, fake=fake)
+    read = again.book("host").read(["state"])["state"]
+    assert read.index.tolist() == [2, 3]
+    assert read.loc[2].tolist() == ["  Ann  ", 7, 2.5, True, None, "=A1+1"]
+    assert read.loc[3].tolist() == ["Bo", -3, 0.1, False, "x", "'quoted"]
+    assert [type(v) for v in read.loc[2].tolist()[1:4]] == [int, float, bool]
+    assert fake.cell(book.id, "state", "F2") == {"stringValue": "=A1+1"}  # text, not a formula
+    # The new spreadsheet's empty default tab is dropped by the first write, as xlsx does.
+    assert fake.tabs(book.id) == ["state"]
+
+
+def test_read_quotes_tab_names_and_leaves_out_missing_tabs():
+    backend, fake = fake_backend()
+    book = backend.create("public", "Board")
+    book.write({"It's day 1": frame([[1]], ["n"]), "notes": frame([["a"]], ["x"])})
+
+    assert book.read(["It's day 1", "nowhere"])["It's day 1"].loc[2, "n"] == 1
+    assert list(book.read()) == ["It's day 1", "notes"]
+    before = len(fake.requests)
+    assert book.read(["nowhere"]) == {}
+    assert len(fake.requests) == before  # nothing to read costs no request
+
+
+def test_shrinking_write_clears_stale_rows():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Game")
+    book.write({"log": frame([[i, f"event {i}"] for i in range(5)], ["round", "what"])})
+    book.write({"log": frame([[9, "only"]], ["round", "what"])})
+
+    assert fake.values(book.id, "log") == [["round", "what"], [9, "only"]]
+    assert book.read(["log"])["log"].index.tolist() == [2]
+
+
+def test_write_beyond_the_grid_grows_it():
+    fake = FakeGoogle()
+    sid = fake.add_spreadsheet("Host", tabs=("state",))
+    fake.files[sid].sheet("state").rows, fake.files[sid].sheet("state").cols = 3, 2
+    backend, _ = fake_backend(sid, fake=fake)
+    big = frame([[r, r * 2, r * 3, "x"] for r in range(10)], ["a", "b", "c", "d"])
+
+    backend.book("host").write({"state": big, "wide": frame([list(range(30))], [f"c{i}" for i in range(30)])})
+
+    assert fake.grid(sid, "state") == (11, 4)
+    assert fake.grid(sid, "wide") == (1000, 30)  # a new tab gets at least Google's default grid
+    assert len(fake.values(sid, "state")) == 11
+    # The fake really refuses writes past the grid, so the resize above is what made them fit.
+    with pytest.raises(APIError, match="exceeds grid limits"):
+        backend.client.http_client.batch_update(sid, {"requests": [{"updateCells": {
+            "range": {"sheetId": 0}, "rows": [{"values": []}] * 12, "fields": "userEnteredValue"}}]})
+
+
+def test_formulas_read_as_typed_or_as_values():
+    backend, fake = fake_backend()
+    book = backend.create("player:Ann", "Ann", readers=["ann@example.com"])
+    book.write({"submit": frame([], ["power", "double", "quoted", "broken"])})
+    # Ann types through the Sheets UI: USER_ENTERED input parses '=' as a formula.
+    backend.client.http_client.values_batch_update(book.id, {"valueInputOption": "USER_ENTERED", "data": [
+        {"range": "'submit'!A2:C2", "values": [["5", "=A2*2", "'=A2"]]}]})
+    fake.put_values(book.id, "submit", [["=1/0"]], formulas=True, start="D2")
+
+    as_typed = book.read(["submit"], formulas=True)["submit"]
+    as_values = book.read(["submit"])["submit"]
+
+    assert as_typed.loc[2].tolist() == [5, "=A2*2", "=A2", "=1/0"]
+    assert as_values.loc[2].tolist() == [5, 10, "=A2", "#ERROR!"]
+
+
+def test_a_book_costs_metadata_read_and_write_only():
+    fake = FakeGoogle()
+    sid = fake.add_spreadsheet("Host", tabs=("config", "state"))
+    fake.put_values(sid, "state", [["round"], [1]])
+    backend, _ = fake_backend(sid, fake=fake)
+
+    book = backend.book("host")
+    state = book.read(["config", "state"])["state"]
+    book.write({"state": state, "log": frame([["resolved"]], ["what"])}, protect={"state": True})
+
+    assert fake.count(sid) == 3
+    assert [(c.method, c.path.rsplit("/", 1)[-1]) for c in fake.requests] == [
+        ("GET", sid), ("GET", "values:batchGet"), ("POST", f"{sid}:batchUpdate")]
+    # Same book object again, and no further metadata request for a second round.
+    assert backend.book("host") is book
+    book.read(["log"])
+    book.write({"log": frame([["again"]], ["what"])}, protect={"state": False})
+    assert fake.count(sid) == 5
+    assert [c.method for c in fake.requests[3:]] == ["GET", "POST"]
+    assert all("values:batchGet" in c.path or "batchUpdate" in c.path for c in fake.requests[3:])
+
+
+def test_protect_then_unprotect_keeps_foreign_protections():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Game")
+    book.write({"state": frame([[1]], ["round"])}, protect={"state": True})
+    book.write({}, protect={"state": True})  # already locked: no second range
+
+    assert [p["description"] for p in fake.protected(book.id, "state")] == [LOCK]
+    assert fake.protected(book.id, "state")[0]["warningOnly"] is False
+    fake.protected(book.id, "state").append({"protectedRangeId": 42, "range": {"sheetId": 1}, "description": "host's own"})
+
+    # A later run: the lock's id comes from the metadata, not from this process's memory.
+    later, _ = fake_backend(book.id, fake=fake)
+    later.book("host").write({}, protect={"state": False})
+    assert [p["description"] for p in fake.protected(book.id, "state")] == ["host's own"]
+
+
+def test_rate_limit_is_retried_with_backoff():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Game")
+    book.write({"state": frame([[1]], ["round"])})
+
+    fake.fail_next(2, 429)
+    assert book.read(["state"])["state"].loc[2, "round"] == 1
+    assert fake.sleeps == [2, 4]
+    assert [c.status for c in fake.requests[-3:]] == [429, 429, 200]
+
+    fake.fail_next(1, 503, retry_after="7")
+    fake.drop_next(1)
+    fake.fail_next(1, 502)  # an HTML page: gspread's APIError.code is -1 for it
+    book.read(["state"])
+    assert fake.sleeps == [2, 4, 7, 4, 8]
+
+
+def test_drive_rate_limit_403_is_retried_but_other_403_are_not():
+    backend, fake = fake_backend()
+    fake.fail_next(1, 403, reason="userRateLimitExceeded")
+    book = backend.create("player:Ann", "Ann", readers=["ann@example.com"])
+    assert fake.permissions(book.id)[0]["emailAddress"] == "ann@example.com"
+    assert fake.sleeps == [2]
+
+    bo = fake.add_spreadsheet("Bo")  # made by the host, who may forbid editors to share
+    backend.adopt({"player:Bo": bo})
+    fake.fail_next(1, 403, reason="insufficientFilePermissions")
+    with pytest.raises(BookError, match="refused to share the player:Bo book .* with bo@example.com: .*insufficientFilePermissions"):
+        backend.create("player:Bo", "Bo", readers=["bo@example.com"])
+    assert fake.sleeps == [2]
+    assert fake.permissions(bo) == []
+
+
+def test_server_errors_give_up_after_five_tries():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Game")
+    book.write({"state": frame([[1]], ["round"])})
+    fake.fail_next(5, 500)
+
+    with pytest.raises(BookError) as failure:
+        book.read()
+
+    message = str(failure.value)
+    assert f"Google Sheets answered 500 (a server error) 5 times over 30 s for GET /v4/spreadsheets/{book.id}/values:batchGet" in message
+    assert "nothing was marked resolved" in message
+    assert fake.sleeps == [2, 4, 8, 16]
+    assert [c.status for c in fake.requests[-5:]] == [500] * 5
+
+
+def test_missing_spreadsheet_is_a_book_error_without_retries():
+    backend, fake = fake_backend("doesNotExist")
+    with pytest.raises(BookError, match="open the host book .*doesNotExist.*shared with host-bot@game"):
+        backend.book("host").read()
+    assert len(fake.requests) == 1 and fake.sleeps == []
+
+
+def test_tab_deleted_behind_our_back_is_a_book_error():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Game")
+    book.write({"state": frame([[1]], ["round"]), "log": frame([["x"]], ["what"])})
+    fake.files[book.id].sheets = [s for s in fake.files[book.id].sheets if s.title != "log"]
+
+    with pytest.raises(BookError, match="refused to write the host book.*No grid with id"):
+        book.write({"log": frame([["y"]], ["what"])})
+    assert fake.values(book.id, "state") == [["round"], [1]]  # batchUpdate is all or nothing
+
+
+def test_service_account_without_folder_is_told_about_folder_and_adopt():
+    backend, fake = fake_backend(service_account_quota=True)
+    with pytest.raises(BookError) as failure:
+        backend.create("host", "Game")
+    message = str(failure.value)
+    assert "--folder" in message and "--adopt" in message and "host-bot@game.iam.gserviceaccount.com" in message
+    assert fake.files == {}
+
+
+def test_service_account_with_folder_creates_there():
+    backend, fake = fake_backend(service_account_quota=True, folder="sharedFolder1")
+    host = backend.create("host", "Game")
+    ann = backend.create("player:Ann", "Game — Ann", readers=["ann@example.com"])
+
+    assert fake.files[host.id].parents == fake.files[ann.id].parents == ["sharedFolder1"]
+    assert fake.files[ann.id].name == "Game — Ann"
+    assert backend.refs() == {"host": host.ref, "player:Ann": ann.ref}
+    assert backend.output_dir() == Path("sheets-host-out") / host.id
+
+
+def test_adopt_binds_existing_spreadsheets_without_creating():
+    fake = FakeGoogle()
+    host_id, ann_id = fake.add_spreadsheet("Host"), fake.add_spreadsheet("Ann's")
+    backend, _ = fake_backend(fake=fake, service_account_quota=True)
+    backend.adopt({"host": host_id, "player:Ann": f"https://docs.google.com/spreadsheets/d/{ann_id}/edit"})
+
+    host = backend.create("host", "Game")
+    ann = backend.create("player:Ann", "Ann", readers=["ann@example.com"])
+    ann.write({"submit": frame([[None]], ["power"])})
+
+    assert (host.id, ann.id) == (host_id, ann_id)
+    assert not any(c.path == "/drive/v3/files" for c in fake.requests)
+    assert fake.tabs(ann_id) == ["Sheet1", "submit"]  # not ours to clean up
+    assert [p["emailAddress"] for p in fake.permissions(ann_id)] == ["ann@example.com"]
+    assert backend.refs()["player:Ann"] == f"https://docs.google.com/spreadsheets/d/{ann_id}"
+
+
+def test_sharing_by_kind_of_book():
+    backend, fake = fake_backend()
+    host = backend.create("host", "Game")
+    public = backend.create("public", "Board", public=True)
+    ann = backend.create("player:Ann", "Ann", readers=["ann@example.com"])
+    meadow = backend.create("meadow:red", "Red", readers=["ann@example.com"])
+
+    assert fake.permissions(host.id) == []
+    assert [(p["type"], p["role"]) for p in fake.permissions(public.id)] == [("anyone", "reader")]
+    assert [(p["type"], p["role"], p["emailAddress"], p["notified"]) for p in fake.permissions(ann.id)] == [
+        ("user", "writer", "ann@example.com", False)]
+    assert [(p["role"], p["emailAddress"]) for p in fake.permissions(meadow.id)] == [("reader", "ann@example.com")]
+
+
+def test_from_where_url_and_bind():
+    fake = FakeGoogle()
+    host_id, ann_id = fake.add_spreadsheet("Host"), fake.add_spreadsheet("Ann")
+    backend, _ = fake_backend(f"https://docs.google.com/spreadsheets/d/{host_id}/edit#gid=0", fake=fake)
+
+    assert backend.book("host").id == host_id
+    with pytest.raises(BookError, match="no spreadsheet known for 'player:Ann'; known: host"):
+        backend.book("player:Ann")
+    # The books tab of a copied host book still names the original: `where` wins.
+    backend.bind({"host": "someOtherHost", "player:Ann": f"https://docs.google.com/spreadsheets/d/{ann_id}/edit"})
+    assert backend.book("player:Ann").id == ann_id
+    assert backend.refs()["host"].endswith(host_id)
+    with pytest.raises(BookError, match="not a spreadsheet URL"):
+        fake_backend("https://example.com/nothing-here", fake=fake)
+
+
+def test_new_game_has_no_output_dir_before_its_host_book():
+    backend, _ = fake_backend("")
+    with pytest.raises(BookError, match="no host spreadsheet yet"):
+        backend.output_dir()
+
+
+def test_credentials_files_are_checked(tmp_path: Path):
+    with pytest.raises(BookError, match="no Google credentials at"):
+        open_backend("gsheets", "abc", credentials=tmp_path / "missing.json")
+    bad = tmp_path / "oauth-client.json"
+    bad.write_text(json.dumps({"installed": {"client_id": "x"}}))
+    with pytest.raises(BookError, match="not a valid service-account key file"):
+        GoogleBackend.from_where("abc", credentials=bad)
+    with pytest.raises(BookError, match="unknown auth 'token'"):
+        GoogleBackend.from_where("abc", credentials=bad, auth="token")
+
+
+def test_service_account_key_builds_a_retrying_client(tmp_path: Path):
+    rsa = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.rsa")
+    serialization = pytest.importorskip("cryptography.hazmat.primitives.serialization")
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    key_file = tmp_path / "key.json"
+    key_file.write_text(json.dumps({
+        "type": "service_account", "client_email": "bot@proj.iam.gserviceaccount.com", "private_key": key.decode(),
+        "private_key_id": "1", "token_uri": "https://oauth2.googleapis.com/token", "client_id": "1"}))
+    slept: list[float] = []
+
+    backend = GoogleBackend.from_where("abc", credentials=key_file, sleep=slept.append)  # no request yet
+
+    assert isinstance(backend.client.http_client, RetryingHTTPClient)
+    assert backend.client.http_client.sleep == slept.append
+    assert backend.account == "bot@proj.iam.gserviceaccount.com"
