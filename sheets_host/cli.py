@@ -227,6 +227,28 @@ def simulate(game: str = typer.Argument(..., help=f"One of: {', '.join(game_name
 
 @app.command()
 @_friendly
+def bench(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(game_names())}."),
+          players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: the most the game takes)."),
+          seed: int = typer.Option(1, "--seed"),
+          as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
+    """Time each resolve of a whole bot game on offline .xlsx books (target: under 2 s a round).
+
+    Example: sheets-host bench wind-guide-me
+    """
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        report = play.bench(game, Path(folder), seed, players)
+    data = report.as_dict()
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    typer.echo(f"{data['game']}, {data['players']} players, {data['rounds']} rounds on xlsx: resolve takes "
+               f"{data['mean_resolve_seconds']} s on average, {data['max_resolve_seconds']} s at most")
+
+
+@app.command()
+@_friendly
 def replay(where: str = typer.Argument(..., help="The game to replay: a folder, or a host spreadsheet id/URL."),
            into: Path = typer.Argument(..., help="A new folder for the replayed .xlsx books."),
            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):

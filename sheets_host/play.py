@@ -124,3 +124,34 @@ def demo(game_name: str, backend: Backend, seed: int, players: int | None = None
         say(f"round {report.round}: resolved ({problems} problem(s) found by check)")
         if report.over:
             return report
+
+
+@dataclass
+class BenchReport:
+    game: str
+    players: int
+    resolve_seconds: list[float]
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "players": self.players, "rounds": len(self.resolve_seconds),
+                "mean_resolve_seconds": round(statistics.fmean(self.resolve_seconds), 3),
+                "max_resolve_seconds": round(max(self.resolve_seconds), 3)}
+
+
+def bench(game_name: str, folder, seed: int = 1, players: int | None = None,
+          timer: Callable[[], float] = time.perf_counter) -> BenchReport:
+    """Time every `resolve` of a bot game on offline books (submissions typed beforehand)."""
+    from .backends.xlsx import XlsxBackend
+
+    game = get_game(game_name)
+    backend = XlsxBackend(folder)
+    names = bot_names(players or game.max_players)
+    engine.new_game(backend, game.name, names, seed)
+    seconds = []
+    while True:
+        bots_submit(backend, engine.open_session(backend), seed)
+        start = timer()
+        report = engine.resolve(backend, early=True)
+        seconds.append(timer() - start)
+        if report.over:
+            return BenchReport(game.name, len(names), seconds)

@@ -481,7 +481,9 @@ class WindGuideMe(Game[WindState, Orders]):
                    "total power": rules.total_power(board) if len(board) >= 3 else None}
             if over:
                 a = act[n]
-                row.update({"failed": a.failed or "", "length": None if a.failed else a.length,
+                row.update({"powers by position": " ".join(str(board[k].power) if k in board else "-"
+                                                           for k in range(1, POSITIONS + 1)),
+                            "failed": a.failed or "", "length": None if a.failed else a.length,
                             "angle (degrees clockwise from position 1)": None if a.direction is None else
                             round((90 - math.degrees(a.direction)) % 360, 2)})
             rows.append(row)
