@@ -69,7 +69,7 @@ def _players(spec: str) -> tuple[list[str], dict[str, str]]:
 @app.command()
 @_friendly
 def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
-        where: str = typer.Argument(..., help="xlsx: a folder to create. gsheets: a name for the game."),
+        where: str = typer.Argument(..., help="xlsx: a folder to create. gsheets: '-' (new spreadsheets; their URLs are printed)."),
         players: str = typer.Option(..., "--players", help="Comma-separated names; with Google, name=email."),
         seed: int = typer.Option(1, "--seed", help="Every random choice of the game derives from it."),
         setting: list[str] = typer.Option([], "--set", help="A game setting, key=value (repeatable)."),
@@ -98,6 +98,9 @@ def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}
     session = engine.new_game(b, game, names, seed, emails, settings)
     typer.echo(f"{session.game.title}: new game for {', '.join(session.players)} (seed {seed}).")
     typer.echo(f"host book: {session.host.ref}")
+    typer.echo(f"public book: {session.backend.book('public').ref}")
+    for player in session.players:
+        typer.echo(f"{player}'s book: {session.backend.book(f'player:{player}').ref}")
     typer.echo("Round 1 is open: players fill in the 'submit' tab of their own book.")
 
 

@@ -248,3 +248,17 @@ def test_books_are_routed_only_to_their_reader(tmp_path):
         assert list(book["my stones"]["power"]) == list(mine["power"])
         others = [q for q in PLAYERS if q != p]
         assert not any(q in str(v) for q in others for v in book["status"]["value"])
+
+
+def test_blank_rows_are_skipped_and_messages_name_the_row_the_player_sees(folder_backend):
+    new(folder_backend)
+    session = engine.open_session(folder_backend, fixed_clock)
+    site = next(n for n, seats in enumerate(session.state.sites, 1) if "Ada" in seats)
+    folder_backend.book("player:Ada").write({"submit": pd.DataFrame(
+        [["stone", site, 1, 3, None], [None] * 5, ["  ", " ", None, None, None], ["stone", site + 100, 2, 4, None]],
+        columns=["kind", "site", "position", "stone", "light"], dtype=object)})
+    report = engine.check(folder_backend, fixed_clock)
+    reading = report.readings["Ada"]
+    assert [r.row for r in reading.rows] == [2, 5]
+    (problem,) = reading.parsed.problems
+    assert problem.row == 5 and problem.column == "site" and reading.parsed.kept.startswith("stone 3 at site")
