@@ -97,10 +97,10 @@ def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}
             b.adopt({row[0].strip(): row[1].strip() for row in rows})
     session = engine.new_game(b, game, names, seed, emails, settings)
     typer.echo(f"{session.game.title}: new game for {', '.join(session.players)} (seed {seed}).")
-    typer.echo(f"host book: {session.host.ref}")
-    typer.echo(f"public book: {session.backend.book('public').ref}")
-    for player in session.players:
-        typer.echo(f"{player}'s book: {session.backend.book(f'player:{player}').ref}")
+    for role, label in [("host", "host book"), ("public", "public book")] + [
+            (f"player:{p}", f"{p}'s book") for p in session.players]:
+        book = session.backend.book(role)
+        typer.echo(f"{label}: {getattr(book, 'path', book.ref)}")  # a file offline, a URL on Google
     typer.echo("Round 1 is open: players fill in the 'submit' tab of their own book.")
 
 

@@ -1,15 +1,28 @@
-"""The games sheets-host can host, by their command-line name."""
+"""The games sheets-host can host, by their command-line name.
+
+Every subpackage here that exposes a `GAME` is a game: adding a game touches nothing outside its
+own folder.
+"""
 
 from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
 
 from ..errors import UnknownGame
 from ..game import Game
 
 
+@cache
 def _games() -> dict[str, Game]:
-    from .wind_guide_me import GAME as wind_guide_me
-
-    return {g.name: g for g in (wind_guide_me,)}
+    games = {}
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            game = getattr(importlib.import_module(f"{__name__}.{module.name}"), "GAME", None)
+            if isinstance(game, Game):
+                games[game.name] = game
+    return games
 
 
 def names() -> list[str]:
