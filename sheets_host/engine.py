@@ -25,7 +25,7 @@ from . import cells
 from .backends import Backend, Book
 from .cells import Problem, SubmitRow
 from .errors import RoundError, SchemaError, SchemaErrors, SheetsHostError
-from .game import Game, Outcome, Parsed, rng_for
+from .game import Game, Outcome, Parsed, Window, rng_for
 from .games import get_game
 from .table import Column, TabSchema, check_all
 
@@ -43,8 +43,8 @@ ENGINE_SETTINGS = (
 PLAYERS = TabSchema("players", (Column("player"), Column("email", optional=True), Column("book", optional=True)))
 ROUNDS = TabSchema("rounds", (
     Column("round", "int", lo=1), Column("status", "choice", ("open", "resolved")),
-    Column("attempt", "int", lo=0), Column("deadline", optional=True), Column("frozen at", optional=True),
-    Column("resolved at", optional=True)))
+    Column("attempt", "int", lo=0), Column("deadline", optional=True), Column("opened at", optional=True),
+    Column("frozen at", optional=True), Column("resolved at", optional=True)))
 SNAPSHOTS = TabSchema("snapshots", (Column("round", "int", lo=1), Column("tab"), Column("part", "int", lo=0),
                                     Column("json", "json")))
 LOG_HEADER = ["round", "attempt", "at", "kind", "player", "message"]
@@ -229,11 +229,14 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
     public = backend.create("public", f"{game.title} (public)", public=True)
     books = {f"player:{p}": backend.create(f"player:{p}", f"{game.title}: {p}", readers=[emails[p]] if p in emails else [])
              for p in players}
+    for role, members in game.groups(state).items():
+        books[role] = backend.create(role, f"{game.title}: {role.split(':', 1)[1]}",
+                                     readers=[emails[m] for m in members if m in emails])
     refs = {"host": host.ref, "public": public.ref, **{r: b.ref for r, b in books.items()}}
     deadline = parse_time(config["first deadline"], "config:first deadline")
     session = Session(backend, host, game, {}, config, players, emails, data, state,
-                      [{"round": 1, "status": "open", "attempt": 0, "deadline": stamp(deadline) if deadline else None}],
-                      clock)
+                      [{"round": 1, "status": "open", "attempt": 0, "deadline": stamp(deadline) if deadline else None,
+                        "opened at": stamp(clock())}], clock)
     session.note(0, 0, "new", f"{game.title} created for {', '.join(players)} with seed {seed}")
     _write_host(session, state, extra={"config": config_frame, **{n: f for n, f in data_frames.items()},
                                        "players": _frame([{"player": p, "email": emails.get(p), "book": refs[f"player:{p}"]}
@@ -241,7 +244,7 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
                                        "books": _frame([{"role": r, "book": b} for r, b in refs.items()], BOOKS_HEADER),
                                        "archive": pd.DataFrame(columns=ARCHIVE_KEYS + game.submit_tab.header),
                                        "snapshots": pd.DataFrame(columns=SNAPSHOTS.header)})
-    _deliver(session, state, 0, public, books, fresh_submit=True, announcements=None)
+    _deliver(session, state, 0, {"public": public, **books}, fresh_submit=True)
     return session
 
 
@@ -262,9 +265,9 @@ def _write_host(session: Session, state: Any, extra: Mapping[str, pd.DataFrame] 
     session.log = []
 
 
-def _status_frame(session: Session, player: str | None, delivered: int, check: list[tuple] = ()) -> pd.DataFrame:
+def _status_frame(session: Session, player: str | None, delivered: int, check: Sequence[tuple] = ()) -> pd.DataFrame:
     open_round = session.open_round
-    rows = [("game", session.game.title)]
+    rows: list[tuple] = [("game", session.game.title)]
     if player:
         rows.append(("player", player))
     rows += [("round open", open_round["round"] if open_round else "game over"),
@@ -275,21 +278,26 @@ def _status_frame(session: Session, player: str | None, delivered: int, check: l
     return _kv(rows + list(check))
 
 
-def _deliver(session: Session, state: Any, round_number: int, public: Book | None, books: Mapping[str, Book],
-             fresh_submit: bool, announcements: pd.DataFrame | None) -> None:
-    """Write the public book and players' books for the state after `round_number`."""
+def _deliver(session: Session, state: Any, round_number: int, books: Mapping[str, Book], *, fresh_submit: bool,
+             announcements: pd.DataFrame | None = None, submits: Mapping[str, pd.DataFrame] = {}) -> None:
+    """Write every non-host book (by role) for the state after `round_number`: the public view,
+    each player's private view (and a fresh submit tab, or `submits[player]`), each group's view."""
     game = session.game
-    if public is not None:
-        tabs = {**game.public_view(state), "status": _status_frame(session, None, round_number)}
-        if announcements is not None:
-            tabs["announcements"] = announcements
-        public.write(tabs)
     for role, book in books.items():
-        player = role.split(":", 1)[1]
-        tabs = {**game.private_view(state, player), "status": _status_frame(session, player, round_number)}
-        if fresh_submit:
-            tabs["submit"] = pd.DataFrame(columns=game.submit_tab.header)
-        book.write(tabs, protect={"submit": False} if fresh_submit else {})
+        kind, _, name = role.partition(":")
+        protect = {}
+        if role == "public":
+            tabs = {**game.public_view(state), "status": _status_frame(session, None, round_number)}
+            if announcements is not None:
+                tabs["announcements"] = announcements
+        elif kind == "player":
+            tabs = {**game.private_view(state, name), "status": _status_frame(session, name, round_number)}
+            if fresh_submit or name in submits:
+                tabs["submit"] = submits.get(name, pd.DataFrame(columns=game.submit_tab.header))
+                protect = {"submit": False}
+        else:
+            tabs = {**game.group_view(state, role), "status": _status_frame(session, None, round_number)}
+        book.write(tabs, protect=protect)
 
 
 # ---- reading submissions ----------------------------------------------------------------------
@@ -334,10 +342,10 @@ class Reading:
 
 
 def _read_player(session: Session, state: Any, player: str, frame: pd.DataFrame | None,
-                 status: pd.DataFrame | None) -> Reading:
+                 status: pd.DataFrame | None, window: Window) -> Reading:
     rows = submit_rows(session.game, player, frame)
     try:
-        parsed = session.game.parse(state, player, rows)
+        parsed = session.game.parse(state, player, rows, window)
     except SheetsHostError as e:  # a game's parser should not raise; if it does, the player is told
         parsed = Parsed(None, (Problem(player, str(e)),), "nothing")
     extra = tuple(_missing_columns(session.game, player, frame)) if rows or frame is None else ()
@@ -360,12 +368,21 @@ def _player_books(session: Session) -> dict[str, Book]:
     return {f"player:{p}": session.backend.book(f"player:{p}") for p in session.players}
 
 
+def _other_books(session: Session) -> dict[str, Book]:
+    """Every book but the host's, by role: public, players', groups'."""
+    roles = ["public", *(f"player:{p}" for p in session.players), *session.game.groups(session.state)]
+    return {role: session.backend.book(role) for role in roles}
+
+
 def _read_players(session: Session, books: Mapping[str, Book], state: Any) -> dict[str, Reading]:
+    """Every player's submission as it stands now (for check and status)."""
+    record = session.open_round or {}
+    window = Window(parse_time(record.get("opened at"), "rounds:opened at"), session.clock())
     out = {}
     for role, book in books.items():
         player = role.split(":", 1)[1]
         tabs = book.read(["submit", "status"], formulas=True)
-        out[player] = _read_player(session, state, player, tabs.get("submit"), tabs.get("status"))
+        out[player] = _read_player(session, state, player, tabs.get("submit"), tabs.get("status"), window)
     return out
 
 
@@ -430,8 +447,12 @@ def _snapshot_rows(game: Game, state: Any, round_number: int) -> list[dict]:
 
 
 def _archived_readings(session: Session, state: Any, round_number: int, attempt: int) -> dict[str, Reading]:
-    """The submissions of a past round as archived (and maybe corrected by the host)."""
+    """The submissions of a past round as archived (and maybe corrected by the host), read in the
+    window they were first read in."""
     header = session.game.submit_tab.header
+    record = next((r for r in session.rounds if r["round"] == round_number), {})
+    window = Window(parse_time(record.get("opened at"), "rounds:opened at"),
+                    parse_time(record.get("frozen at"), "rounds:frozen at"))
     archive = session.tabs["archive"]
     frames: dict[str, list] = {p: [] for p in session.players}
     for rec in archive.to_dict("records"):
@@ -443,7 +464,7 @@ def _archived_readings(session: Session, state: Any, round_number: int, attempt:
     for player, recs in frames.items():
         rows = [SubmitRow(player, int(float(r["row"])), header, {h: r.get(h) for h in header}) for r in recs]
         rows = [r for r in rows if any(not cells.is_blank(v) for v in r.values.values())]
-        parsed = session.game.parse(state, player, rows)
+        parsed = session.game.parse(state, player, rows, window)
         out[player] = Reading(player, rows, parsed, None)
     return out
 
@@ -453,24 +474,22 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
     """Resolve the open round (or, with redo, the last resolved one again from its snapshot)."""
     session = open_session(backend, clock)
     game = session.game
-    public = backend.book("public")
-    public_tabs = public.read(["status", "announcements"])
-    books = _player_books(session)
+    books = _other_books(session)
     last = session.last_resolved
-    player_tabs = {role: book.read(["submit", "status"], formulas=True) for role, book in books.items()}
+    read = {role: book.read(["submit", "status"] if role.startswith("player:") else ["status", "announcements"],
+                            formulas=role.startswith("player:")) for role, book in books.items()}
+    existing_announcements = read["public"].get("announcements")
 
     # Finish a delivery that a crash interrupted, before anything else.
     if last is not None and not redo:
-        behind_public = _delivered(public_tabs.get("status")) < last["round"]
-        behind = {r: b for r, b in books.items() if _delivered(player_tabs[r].get("status")) < last["round"]}
-        if behind_public or behind:
+        behind = {r: b for r, b in books.items() if _delivered(read[r].get("status")) < last["round"]}
+        if behind:
             before = session.snapshot(last["round"])
             text = game.announcement(before, session.state)
-            announcements = _announcements(public_tabs.get("announcements"), last["round"], text)
-            _deliver(session, session.state, last["round"], public if behind_public else None, behind,
-                     fresh_submit=True, announcements=announcements)
+            _deliver(session, session.state, last["round"], behind, fresh_submit=True,
+                     announcements=_announcements(existing_announcements, last["round"], text))
             session.note(last["round"], last["attempt"], "delivery",
-                         f"finished delivering round {last['round']} to {len(behind) + behind_public} book(s)")
+                         f"finished delivering round {last['round']} to {', '.join(behind)}")
             _write_host(session, session.state)
             return ResolveReport(last["round"], "delivered", announcement=text)
 
@@ -492,9 +511,10 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
                              "use --early to resolve now")
         round_number, attempt = record["round"], record["attempt"] + 1
         state = session.state
+        window = Window(parse_time(record.get("opened at"), "rounds:opened at"), clock())
         readings = {role.split(":", 1)[1]: _read_player(session, state, role.split(":", 1)[1],
-                                                        tabs.get("submit"), tabs.get("status"))
-                    for role, tabs in player_tabs.items()}
+                                                        tabs.get("submit"), tabs.get("status"), window)
+                    for role, tabs in read.items() if role.startswith("player:")}
         if not allow_empty and not any(r.rows for r in readings.values()):
             # Most often a second `resolve` run by mistake right after the first.
             raise RoundError(f"nobody has submitted anything for round {round_number}; "
@@ -524,7 +544,8 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
         deadline = parse_time(record.get("deadline"), "rounds:deadline")
         hours = session.config.get("round hours")
         next_deadline = stamp(deadline + timedelta(hours=hours)) if deadline and hours else None
-        session.rounds.append({"round": round_number + 1, "status": "open", "attempt": 0, "deadline": next_deadline})
+        session.rounds.append({"round": round_number + 1, "status": "open", "attempt": 0, "deadline": next_deadline,
+                               "opened at": stamp(clock())})
     session.note(round_number, attempt, "redo" if redo else "resolve",
                  f"round {round_number} {'re-' if redo else ''}resolved" + (": the game is over" if over else ""))
 
@@ -542,9 +563,9 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
     _write_host(session, new_state, extra=extra)  # the commit point
 
     text = game.announcement(state, new_state)
-    announcements = _announcements(public_tabs.get("announcements"), round_number, text)
     # A redo leaves submit tabs alone: players may already be typing the next round.
-    _deliver(session, new_state, round_number, public, books, fresh_submit=not redo, announcements=announcements)
+    _deliver(session, new_state, round_number, books, fresh_submit=not redo,
+             announcements=_announcements(existing_announcements, round_number, text))
     files = _write_files(backend, game, new_state, round_number, text)
     return ResolveReport(round_number, "redone" if redo else "resolved", readings, text, files, over,
                          game.standings(new_state) if over else None)
@@ -588,19 +609,16 @@ def undo(backend: Backend, clock: Clock = now_utc) -> int:
         {**last, "status": "open", "resolved at": None}]
     session.note(round_number, last["attempt"], "undo", f"round {round_number} undone: state restored from its snapshot")
     _write_host(session, state)
-    public = backend.book("public")
-    announcements = public.read(["announcements"]).get("announcements")
+    books = _other_books(session)
+    announcements = books["public"].read(["announcements"]).get("announcements")
     if announcements is not None and not announcements.empty:
         announcements = _frame([r for r in announcements.to_dict("records")
                                 if cells.text(r.get("round")) != str(round_number)], ["round", "announcement"])
-    books = _player_books(session)
-    _deliver(session, state, round_number - 1, public, {}, fresh_submit=False, announcements=announcements)
-    for role, book in books.items():
-        player = role.split(":", 1)[1]
-        rows = [{h: r.values.get(h) for h in session.game.submit_tab.header} for r in readings[player].rows]
-        book.write({**session.game.private_view(state, player),
-                    "status": _status_frame(session, player, round_number - 1),
-                    "submit": _frame(rows, session.game.submit_tab.header)}, protect={"submit": False})
+    header = session.game.submit_tab.header
+    submits = {p: _frame([{h: row.values.get(h) for h in header} for row in r.rows], header)
+               for p, r in readings.items()}
+    _deliver(session, state, round_number - 1, books, fresh_submit=False, announcements=announcements,
+             submits=submits)
     return round_number
 
 

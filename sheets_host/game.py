@@ -12,6 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -35,6 +36,15 @@ def rng_for(seed: int, round_number: int, purpose: str) -> random.Random:
     False
     """
     return random.Random(f"sheets-host/{seed}/{round_number}/{purpose}")
+
+
+@dataclass(frozen=True)
+class Window:
+    """When the round opened and when its submissions were read (the freeze), in UTC; for games
+    whose rules depend on when a submission was made (time controls)."""
+
+    opened: datetime | None = None
+    frozen: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -105,7 +115,7 @@ class Game(ABC, Generic[State, Submission]):
     def is_over(self, state: State) -> bool: ...
 
     @abstractmethod
-    def parse(self, state: State, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+    def parse(self, state: State, player: str, rows: Sequence[SubmitRow], window: Window = Window()) -> Parsed[Submission]:
         """A player's submit tab as a typed submission, dropping only what is invalid."""
 
     @abstractmethod
@@ -138,6 +148,14 @@ class Game(ABC, Generic[State, Submission]):
     @abstractmethod
     def announcement(self, before: State, after: State) -> str:
         """Discord-ready Markdown for the round just resolved (public information only)."""
+
+    def groups(self, state: State) -> dict[str, tuple[str, ...]]:
+        """Books shared by a group of players, 'kind:name' -> members (e.g. a meadow's guests)."""
+        return {}
+
+    def group_view(self, state: State, role: str) -> dict[str, pd.DataFrame]:
+        """What the members of group `role` see together."""
+        return {}
 
     def picture(self, state: State) -> bytes | None:
         """A PNG for the announcement (public information only), if the game has one."""

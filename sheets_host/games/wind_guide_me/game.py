@@ -19,7 +19,7 @@ import pandas as pd
 from ... import cells
 from ...cells import CellError, Problem, SubmitRow
 from ...errors import SchemaError, SchemaErrors
-from ...game import Game, Outcome, Parsed
+from ...game import Game, Outcome, Parsed, Window
 from ...table import Column, TabSchema
 from . import rules, seating
 from .rules import POSITIONS, Request, Stone
@@ -264,7 +264,7 @@ class WindGuideMe(Game[WindState, Orders]):
 
     # ---- submissions ----------------------------------------------------------------------
 
-    def parse(self, state: WindState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Orders]:
+    def parse(self, state: WindState, player: str, rows: Sequence[SubmitRow], window: Window = Window()) -> Parsed[Orders]:
         problems: list[Problem] = []
         hand = state.hand(player)
         open_sites = state.open_sites(player)
