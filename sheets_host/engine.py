@@ -188,7 +188,23 @@ def open_session(backend: Backend, clock: Clock = now_utc) -> Session:
     state_list = check_all([data_tab(s) for s in game.state_tabs])
     state = game.load(players, {s.name: d for s, d in zip(game.state_tabs, state_list)}, config, data)
     rounds = ROUNDS.records(tabs["rounds"])
-    return Session(backend, host, game, tabs, config, players, emails, data, state, rounds, clock)
+    session = Session(backend, host, game, tabs, config, players, emails, data, state, rounds, clock)
+    _check_frozen(session)
+    return session
+
+
+def _check_frozen(session: Session) -> None:
+    """Tabs such as a seating may change only before round 1: compare them with its snapshot."""
+    frozen = session.game.frozen_tabs
+    if not frozen or not any(r["status"] == "resolved" for r in session.rounds):
+        return
+    first = [r for r in SNAPSHOTS.records(session.tabs["snapshots"]) if r["round"] == 1]
+    now = session.game.dump(session.state)
+    for tab in frozen:
+        parts = sorted((r["part"], r["json"]) for r in first if r["tab"] == tab)
+        if parts and json.loads("".join(j for _, j in parts)) != json.loads(json.dumps(now[tab])):
+            raise SchemaErrors([SchemaError(tab, None, None, "edited after round 1",
+                                            "editable only before round 1 (restore it, or undo back to round 1)")])
 
 
 # ---- new --------------------------------------------------------------------------------------

@@ -86,6 +86,7 @@ class Game(ABC, Generic[State, Submission]):
     data_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # rules data the host fills in (templates/<name>/)
     state_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # the state, host-editable, validated on read
     submit_tab: ClassVar[TabSchema]  # the columns of a player's submit tab
+    frozen_tabs: ClassVar[tuple[str, ...]] = ()  # state tabs the host may edit only before round 1
     settings: ClassVar[tuple[Column, ...]] = ()  # game config keys; defaults in templates/<name>/config.csv
     how_to_submit: ClassVar[str] = ""  # shown in every player's book
 

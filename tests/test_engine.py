@@ -262,3 +262,18 @@ def test_blank_rows_are_skipped_and_messages_name_the_row_the_player_sees(folder
     assert [r.row for r in reading.rows] == [2, 5]
     (problem,) = reading.parsed.problems
     assert problem.row == 5 and problem.column == "site" and reading.parsed.kept.startswith("stone 3 at site")
+
+
+def test_the_seating_may_be_edited_before_round_1_but_not_after(folder_backend):
+    new(folder_backend)
+    host = folder_backend.book("host")
+    sites = host.read(["sites"])["sites"]
+    rotated = sites.copy()
+    for k in range(1, 6):  # one rotation of positions for every site keeps every rule of the seating
+        rotated[f"position {k}"] = sites[f"position {k % 5 + 1}"]
+    host.write({"sites": rotated})
+    play_round(folder_backend)
+    assert list(engine.open_session(folder_backend, fixed_clock).state.sites[0]) == list(rotated.iloc[0, 1:6])
+    host.write({"sites": sites})
+    with pytest.raises(SchemaErrors, match="tab 'sites': 'edited after round 1' is not editable only before round 1"):
+        engine.open_session(folder_backend, fixed_clock)

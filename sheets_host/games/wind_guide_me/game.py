@@ -145,6 +145,7 @@ class WindGuideMe(Game[WindState, Orders]):
     min_players = max_players = 7
     data_tabs = (HAND_TAB,)
     state_tabs = (SITES_TAB, STONES_TAB, MISSED_TAB)
+    frozen_tabs = ("sites",)
     submit_tab = SUBMIT_TAB
     settings = (
         Column("rounds", "int", lo=1, hi=7, doc="rounds in the game"),
