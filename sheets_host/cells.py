@@ -26,8 +26,9 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from .errors import SheetsHostError
 
@@ -113,20 +114,61 @@ def as_int(raw: object, lo: int, hi: int, what: str) -> int:
     return value
 
 
-def as_choice(raw: object, choices: Iterable[str], what: str) -> str:
-    """One of `choices`, matched ignoring case, spaces and punctuation, or by a unique prefix."""
+def as_time(raw: object, what: str) -> datetime:
+    """A time in UTC: a date-time cell, or text like '2026-11-23 18:00:05' (ISO: a 'T', seconds,
+    fractions, 'Z' or 'UTC' allowed; an explicit offset is converted to UTC; no zone means UTC).
+    Day/month orders such as '23/11/2026' are refused: they are ambiguous.
+
+    >>> as_time(" 2026-11-23 18:00:05 UTC ", "a time")
+    datetime.datetime(2026, 11, 23, 18, 0, 5, tzinfo=datetime.timezone.utc)
+    >>> as_time("2026-11-23T19:00+01:00", "a time").hour
+    18
+    >>> as_time("23/11/2026 18:00", "when you submitted")
+    Traceback (most recent call last):
+    ...
+    sheets_host.cells.CellError: '23/11/2026 18:00' is not a time (when you submitted: a UTC time like 2026-11-23 18:00:05)
+    """
+    allowed = f"{what}: a UTC time like 2026-11-23 18:00:05"
+    _formula_check(raw, allowed)
+    if isinstance(raw, datetime):
+        value = raw
+    else:
+        t = text(raw)
+        try:
+            if ":" not in t:  # a date alone is not a moment
+                raise ValueError
+            value = datetime.fromisoformat(re.sub(r"\s*(utc|gmt)$", "", t, flags=re.IGNORECASE))
+        except ValueError:
+            raise CellError(f"{t!r} is not a time ({allowed})") from None
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[str, str] | None = None) -> str:
+    """One of `choices`, matched ignoring case, spaces and punctuation, or by a unique prefix.
+
+    `aliases` maps other names people use to a choice; they match the same way but only the
+    choices are listed as allowed.
+
+    >>> corners = ["top-left", "top-right"]
+    >>> as_choice("Upper Left", corners, "a corner", {"upper left": "top-left", "tl": "top-left"})
+    'top-left'
+    >>> as_choice("up", corners, "a corner", {"upper left": "top-left", "upper right": "top-right"})
+    Traceback (most recent call last):
+    ...
+    sheets_host.cells.CellError: 'up' is not a corner; allowed: top-left, top-right
+    """
     options = list(choices)
     allowed = ", ".join(options)
     _formula_check(raw, f"{what}; allowed: {allowed}")
     t = text(raw)
     folded = _fold(t)
-    by_fold = {_fold(o): o for o in options}
+    by_fold = {_fold(a): o for a, o in (aliases or {}).items()} | {_fold(o): o for o in options}
     if folded in by_fold:
         return by_fold[folded]
     if len(folded) >= 2:
-        starts = [o for f, o in by_fold.items() if f.startswith(folded)]
+        starts = {o for f, o in by_fold.items() if f.startswith(folded)}
         if len(starts) == 1:
-            return starts[0]
+            return starts.pop()
     close = difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=0.6)
     hint = f" (did you mean {by_fold[close[0]]!r}?)" if close else ""
     raise CellError(f"{t!r} is not {what}{hint}; allowed: {allowed}")

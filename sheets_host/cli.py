@@ -194,12 +194,13 @@ def status(where: str = typer.Argument(..., help="The game: a folder, or the hos
 @_friendly
 def demo(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(game_names())}."),
          where: Path = typer.Argument(Path("demo"), help="A folder for the books (replaced if it holds a game)."),
-         seed: int = typer.Option(1, "--seed")):
+         seed: int = typer.Option(1, "--seed"),
+         players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text).")):
     """Play a whole game with bots on offline .xlsx books, every round written, and print the standings.
 
     Example: sheets-host demo wind-guide-me demo/
     """
-    report = play.demo(game, open_backend("xlsx", str(where)), seed, say=typer.echo)
+    report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=typer.echo)
     typer.echo("\nFinal standings:")
     typer.echo(report.standings.to_string(index=False))
     typer.echo(f"\nBooks: {where}/host.xlsx, {where}/public.xlsx, {where}/players/*.xlsx; "
@@ -210,13 +211,14 @@ def demo(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(g
 @_friendly
 def simulate(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
              games: int = typer.Option(1000, "--games", min=1), seed: int = typer.Option(1, "--seed"),
+             players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
              as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
     """Play N whole games in memory with bots making random legal submissions: outcome statistics
     and throughput. This is the benchmark.
 
     Example: sheets-host simulate wind-guide-me --games 1000 --seed 1
     """
-    report = play.simulate(game, games, seed)
+    report = play.simulate(game, games, seed, players)
     if as_json:
         typer.echo(json.dumps(report.as_dict(), indent=2))
         return
@@ -231,7 +233,7 @@ def simulate(game: str = typer.Argument(..., help=f"One of: {', '.join(game_name
 @app.command()
 @_friendly
 def bench(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(game_names())}."),
-          players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: the most the game takes)."),
+          players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
           seed: int = typer.Option(1, "--seed"),
           as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
     """Time each resolve of a whole bot game on offline .xlsx books (target: under 2 s a round).

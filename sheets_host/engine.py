@@ -62,16 +62,15 @@ def stamp(t: datetime) -> str:
 
 
 def parse_time(raw: object, where: str) -> datetime | None:
-    """A host-typed UTC time ('2026-11-23 18:00', ISO, with or without 'UTC')."""
-    t = cells.text(raw)
-    if not t:
+    """A host-typed UTC time ('2026-11-23 18:00', ISO, with or without 'UTC'); None when blank.
+    `where` is 'tab:column', for the message."""
+    if cells.is_blank(raw):
         return None
     try:
-        value = datetime.fromisoformat(t.replace("UTC", "").replace("Z", "").strip())
-    except ValueError:
-        raise SchemaErrors([SchemaError(where.split(":")[0], None, where.split(":")[-1], t,
-                                        "a UTC time like 2026-11-23 18:00")]) from None
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
+        return cells.as_time(raw, "a time")
+    except cells.CellError:
+        tab, _, column = where.partition(":")
+        raise SchemaErrors([SchemaError(tab, None, column, cells.text(raw), "a UTC time like 2026-11-23 18:00")]) from None
 
 
 def template(game: Game) -> tuple[dict[str, pd.DataFrame], dict[str, str]]:
@@ -349,9 +348,12 @@ class Reading:
     rows: list[SubmitRow]
     parsed: Parsed
     status: pd.DataFrame | None
+    due: bool = True  # whether the player has anything to submit this round
 
     @property
     def state(self) -> str:
+        if not self.due:
+            return "nothing due"
         if self.parsed.submission is None:
             return "errors" if self.rows else "empty"
         return "problems" if self.parsed.problems else "valid"
@@ -365,7 +367,8 @@ def _read_player(session: Session, state: Any, player: str, frame: pd.DataFrame 
     except SheetsHostError as e:  # a game's parser should not raise; if it does, the player is told
         parsed = Parsed(None, (Problem(player, str(e)),), "nothing")
     extra = tuple(_missing_columns(session.game, player, frame)) if rows or frame is None else ()
-    return Reading(player, rows, Parsed(parsed.submission, extra + parsed.problems, parsed.kept), status)
+    return Reading(player, rows, Parsed(parsed.submission, extra + parsed.problems, parsed.kept), status,
+                   session.game.submits(state, player))
 
 
 def _delivered(frame: pd.DataFrame | None) -> int:
@@ -481,7 +484,7 @@ def _archived_readings(session: Session, state: Any, round_number: int, attempt:
         rows = [SubmitRow(player, int(float(r["row"])), header, {h: r.get(h) for h in header}) for r in recs]
         rows = [r for r in rows if any(not cells.is_blank(v) for v in r.values.values())]
         parsed = session.game.parse(state, player, rows, window)
-        out[player] = Reading(player, rows, parsed, None)
+        out[player] = Reading(player, rows, parsed, None, session.game.submits(state, player))
     return out
 
 
@@ -527,15 +530,16 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
                              "use --early to resolve now")
         round_number, attempt = record["round"], record["attempt"] + 1
         state = session.state
-        window = Window(parse_time(record.get("opened at"), "rounds:opened at"), clock())
+        frozen = clock().replace(microsecond=0)  # as stamped, so a redo sees the very same window
+        window = Window(parse_time(record.get("opened at"), "rounds:opened at"), frozen)
         readings = {role.split(":", 1)[1]: _read_player(session, state, role.split(":", 1)[1],
                                                         tabs.get("submit"), tabs.get("status"), window)
                     for role, tabs in read.items() if role.startswith("player:")}
-        if not allow_empty and not any(r.rows for r in readings.values()):
+        if not allow_empty and not any(r.rows for r in readings.values() if r.due):
             # Most often a second `resolve` run by mistake right after the first.
             raise RoundError(f"nobody has submitted anything for round {round_number}; "
                              "use --allow-empty to resolve it anyway (everyone gets the default)")
-        record["frozen at"] = stamp(clock())
+        record["frozen at"] = stamp(frozen)
         session.note(round_number, attempt, "freeze", f"submissions read (frozen) at {record['frozen at']}")
 
     submissions = {}
@@ -544,7 +548,9 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
             session.note(round_number, attempt, "problem", f"{p.where()}: {p.message}" if p.where() else p.message, player)
         if reading.parsed.submission is None:
             submissions[player] = game.default(state, player)
-            session.note(round_number, attempt, "default", "no valid submission: the rule text's default applies", player)
+            if reading.due:
+                session.note(round_number, attempt, "default", "no valid submission: the rule text's default applies",
+                             player)
         else:
             submissions[player] = reading.parsed.submission
             session.note(round_number, attempt, "submission", reading.parsed.kept, player)
@@ -560,8 +566,9 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
         deadline = parse_time(record.get("deadline"), "rounds:deadline")
         hours = session.config.get("round hours")
         next_deadline = stamp(deadline + timedelta(hours=hours)) if deadline and hours else None
+        # The next round opens as this one freezes: no row can be typed into its fresh tab before.
         session.rounds.append({"round": round_number + 1, "status": "open", "attempt": 0, "deadline": next_deadline,
-                               "opened at": stamp(clock())})
+                               "opened at": record.get("frozen at") or stamp(clock())})
     session.note(round_number, attempt, "redo" if redo else "resolve",
                  f"round {round_number} {'re-' if redo else ''}resolved" + (": the game is over" if over else ""))
 
@@ -680,14 +687,20 @@ def status(backend: Backend, clock: Clock = now_utc) -> StatusReport:
 
 def replay(source: Backend, target: Backend, clock: Clock = now_utc) -> int:
     """Play a game again from its host book alone: same config, data, state before round 1 and
-    archived submissions; returns the number of rounds replayed."""
+    archived submissions, each round read at its original freeze time (so time controls see the
+    same windows); returns the number of rounds replayed."""
     src = open_session(source, clock)
     game = src.game
     settings = {k: v for k, v in ((cells.text(r["key"]), r["value"]) for r in CONFIG.records(src.tabs["config"]))
                 if k not in ("game", "seed")}
     resolved = [r for r in src.rounds if r["status"] == "resolved"]
+    def at(value: object) -> Clock:
+        moment = parse_time(value, "rounds:time")
+        return (lambda: moment) if moment else clock
+
     session = new_game(target, game.name, src.players, src.config["seed"], src.emails,
-                       {k: "" if v is None else v for k, v in settings.items()}, clock)
+                       {k: "" if v is None else v for k, v in settings.items()},
+                       at(src.rounds[0].get("opened at") if src.rounds else None))
     first = src.snapshot(1) if resolved else src.state
     session.host.write({**{s.name: src.tabs[s.name] for s in game.data_tabs}, **_state_frames(game, first)})
     for record in resolved:
@@ -698,5 +711,5 @@ def replay(source: Backend, target: Backend, clock: Clock = now_utc) -> int:
             by_row = {r.row: r.values for r in reading.rows}
             rows = [{h: by_row.get(n, {}).get(h) for h in game.submit_tab.header} for n in range(2, last_row + 1)]
             target.book(f"player:{player}").write({"submit": _frame(rows, game.submit_tab.header)})
-        resolve(target, early=True, clock=clock)
+        resolve(target, early=True, allow_empty=True, clock=at(record.get("frozen at")))
     return len(resolved)

@@ -83,6 +83,7 @@ class Game(ABC, Generic[State, Submission]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    default_players: ClassVar[int | None] = None  # as many as the rule text has; None: max_players
     data_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # rules data the host fills in (templates/<name>/)
     state_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # the state, host-editable, validated on read
     submit_tab: ClassVar[TabSchema]  # the columns of a player's submit tab
@@ -118,6 +119,11 @@ class Game(ABC, Generic[State, Submission]):
     @abstractmethod
     def parse(self, state: State, player: str, rows: Sequence[SubmitRow], window: Window = Window()) -> Parsed[Submission]:
         """A player's submit tab as a typed submission, dropping only what is invalid."""
+
+    def submits(self, state: State, player: str) -> bool:
+        """Whether `player` has anything to submit in the round to be resolved next (in some games
+        a participant sits a round out)."""
+        return True
 
     @abstractmethod
     def default(self, state: State, player: str) -> Submission:

@@ -68,7 +68,7 @@ class SimulationReport:
 def simulate(game_name: str, games: int, seed: int, players: int | None = None,
              timer: Callable[[], float] = time.perf_counter) -> SimulationReport:
     game = get_game(game_name)
-    names = bot_names(players or game.max_players)
+    names = bot_names(players or game.default_players or game.max_players)
     defaults = default_settings(game)
     summaries: list[dict[str, float]] = []
     wins = {n: 0 for n in names}
@@ -112,7 +112,7 @@ def demo(game_name: str, backend: Backend, seed: int, players: int | None = None
          say: Callable[[str], None] = print, clock: engine.Clock = engine.now_utc) -> engine.ResolveReport:
     """A whole game by bots through real books: new, then for each round submit, check, resolve."""
     game = get_game(game_name)
-    names = bot_names(players or game.max_players)
+    names = bot_names(players or game.default_players or game.max_players)
     engine.new_game(backend, game.name, names, seed, clock=clock)
     say(f"{game.title}: new game for {', '.join(names)} (seed {seed})")
     while True:
@@ -145,7 +145,7 @@ def bench(game_name: str, folder, seed: int = 1, players: int | None = None,
 
     game = get_game(game_name)
     backend = XlsxBackend(folder)
-    names = bot_names(players or game.max_players)
+    names = bot_names(players or game.default_players or game.max_players)
     engine.new_game(backend, game.name, names, seed)
     seconds = []
     while True:

@@ -9,8 +9,7 @@ import pytest
 from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
-from sheets_host.games.wind_guide_me.game import Orders, Placed, Placement, WindState
-from sheets_host.games.wind_guide_me.rules import Stone
+from sheets_host.games.wind_guide_me.game import Orders, Placement, WindState
 from sheets_host.play import play_in_memory
 
 from .conftest import PLAYERS

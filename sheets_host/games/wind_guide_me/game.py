@@ -25,8 +25,8 @@ from . import rules, seating
 from .rules import POSITIONS, Request, Stone
 
 SITE_COUNT = 21
-KINDS = {"stone": "stone", "real": "stone", "wind stone": "stone", "standard": "stone",
-         "fake": "fake", "dark": "fake", "fake stone": "fake", "power of dark": "fake"}
+KIND_ALIASES = {"real": "stone", "wind stone": "stone", "standard": "stone",
+                "dark": "fake", "fake stone": "fake", "power of dark": "fake"}
 
 
 @dataclass(frozen=True)
@@ -234,7 +234,7 @@ class WindGuideMe(Game[WindState, Orders]):
                 sites_used.add((s.player, p.site))
                 if s.from_hand == 0 or rules.light(s.from_hand, s.power):
                     errors.append(SchemaError("stones", r["_row"], "power", s.power,
-                                              f"the stone's own power or a Power of Light change of it"))
+                                              "the stone's own power or a Power of Light change of it"))
         for player in state.players:
             over = -state.hand(player)  # Counter negation keeps what went below zero
             if over:
@@ -275,7 +275,7 @@ class WindGuideMe(Game[WindState, Orders]):
         light_used = False
         for row in rows:
             try:
-                kind = KINDS[cells.as_choice(row.get("kind") or "stone", KINDS, "a kind")]
+                kind = cells.as_choice(row.get("kind") or "stone", ("stone", "fake"), "a kind", KIND_ALIASES)
             except CellError as e:
                 problems.append(row.problem("kind", f"{e}; row dropped"))
                 continue
