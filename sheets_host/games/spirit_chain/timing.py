@@ -1,0 +1,93 @@
+"""Time controls: which of a player's submissions counts in a phase part, and the reserve it costs.
+
+The latest valid submission made within the phase's window counts. Failing that, the earliest
+valid one made in reserve time, which is spent in whole periods (30 s each by default) counted
+from the end of the window; a submission later than the reserve left is too late. Failing that,
+a blank submission, and the reserve is spent up to the freeze (all of it, once it ran out).
+
+>>> opened = datetime(2026, 11, 23, 18, 0, tzinfo=timezone.utc)
+>>> at = lambda s: opened + timedelta(seconds=s)
+>>> clock = TimeControls(timedelta(seconds=75), timedelta(seconds=30))
+>>> clock.choose([at(10), at(70), at(80)], opened, at(200), reserve=10)
+Choice(index=1, periods=0, when='within the 75 s window')
+>>> clock.choose([at(80), at(140)], opened, at(200), reserve=10)
+Choice(index=0, periods=1, when='in reserve time, 5 s after the window, 1 period')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+_EPOCH = datetime.min.replace(tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class Choice:
+    index: int | None  # the submission that counts, or None for the blank submission
+    periods: int = 0  # reserve periods it costs
+    when: str = ""
+
+
+@dataclass(frozen=True)
+class TimeControls:
+    """A phase part's window and the length of a reserve period; `window` None turns time
+    controls off: the last valid row counts (the lowest in the tab), times are not read."""
+
+    window: timedelta | None
+    period: timedelta
+
+    def choose(self, times: Sequence[datetime | None], opened: datetime | None, frozen: datetime | None,
+               reserve: int, must_answer: bool = True) -> Choice:
+        """The valid submissions' times (None: no time given, so the freeze) in row order.
+
+        A player who need not answer (no upgrade available) spends no reserve: their latest valid
+        submission counts. Without the opening and freeze times nothing can be measured, and the
+        latest valid submission counts too (rows without a time count as the latest).
+        """
+        measured = self.window is not None and must_answer and opened is not None and frozen is not None
+        if not times and not measured:
+            return Choice(None, 0, "nothing valid was submitted")
+        if self.window is None:
+            return Choice(len(times) - 1, 0, "the last valid row (time controls are off)")
+        stamped = [(t or frozen, i) for i, t in enumerate(times)]
+        if not measured:
+            last = max(stamped, key=lambda s: (s[0] is None, s[0] or _EPOCH, s[1]))  # no time: latest
+            why = "no upgrade was due" if not must_answer else "no window to measure"
+            return Choice(last[1], 0, f"the latest valid row ({why})")
+        deadline = opened + self.window
+        seconds = f"{self.window.total_seconds():g} s"
+        within = [s for s in stamped if s[0] <= deadline]
+        if within:
+            return Choice(max(within)[1], 0, f"within the {seconds} window")
+        late = sorted(s for s in stamped if s[0] > deadline)
+        if late and reserve:
+            t, i = late[0]
+            need = self.periods(t - deadline)
+            if need <= reserve:
+                return Choice(i, need, f"in reserve time, {_seconds(t - deadline)} after the window, "
+                                       f"{need} period{'s' if need != 1 else ''}")
+        spent = min(reserve, self.periods(frozen - deadline)) if frozen > deadline else 0
+        if not reserve:
+            why = "no reserve time left"
+        elif late or spent == reserve:
+            why = f"the reserve ran out: {spent} period{'s' if spent != 1 else ''} used"
+        elif spent:
+            why = f"nothing valid by the freeze: {spent} period{'s' if spent != 1 else ''} of reserve used"
+        else:
+            why = "nothing valid yet, and the window was still open"
+        return Choice(None, spent, why)
+
+    def periods(self, overtime: timedelta) -> int:
+        """Whole reserve periods begun by `overtime`.
+
+        >>> TimeControls(None, timedelta(seconds=30)).periods(timedelta(seconds=30.5))
+        2
+        """
+        return math.ceil(overtime / self.period)
+
+
+def _seconds(delta: timedelta) -> str:
+    return f"{delta.total_seconds():g} s"
