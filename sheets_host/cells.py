@@ -9,6 +9,10 @@ raise `CellError` with a message that quotes the cell and says what is allowed.
 12
 >>> as_int("three", 1, 7, "a power")
 3
+>>> as_int("  ", 1, 21, "a site")
+Traceback (most recent call last):
+...
+sheets_host.cells.CellError: the cell is empty (a site: 1 to 21)
 >>> as_int("=A1+1", 1, 7, "a power")
 Traceback (most recent call last):
 ...
@@ -79,7 +83,12 @@ def text(raw: object) -> str:
     return " ".join(str(raw).split())
 
 
-def _fold(value: str) -> str:
+def fold(value: str) -> str:
+    """A name as compared with another: any case, without spaces, dashes, dots or apostrophes.
+
+    >>> fold("Submitted_At") == fold("submitted at")
+    True
+    """
     return re.sub(r"[\s_\-.'’]+", "", value.casefold())
 
 
@@ -92,6 +101,8 @@ def as_int(raw: object, lo: int, hi: int, what: str) -> int:
     """A whole number from lo to hi; accepts '3', 3.0, 'site 3', '#3' and number words."""
     allowed = f"{what}: {lo} to {hi}"
     _formula_check(raw, allowed)
+    if is_blank(raw):
+        raise CellError(f"the cell is empty ({allowed})")
     value: int | None = None
     if isinstance(raw, bool):
         value = None
@@ -161,8 +172,8 @@ def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[s
     allowed = ", ".join(options)
     _formula_check(raw, f"{what}; allowed: {allowed}")
     t = text(raw)
-    folded = _fold(t)
-    by_fold = {_fold(a): o for a, o in (aliases or {}).items()} | {_fold(o): o for o in options}
+    folded = fold(t)
+    by_fold = {fold(a): o for a, o in (aliases or {}).items()} | {fold(o): o for o in options}
     if folded in by_fold:
         return by_fold[folded]
     if len(folded) >= 2:

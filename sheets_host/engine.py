@@ -145,12 +145,12 @@ class Session:
 
 def read_config(frame: pd.DataFrame, game: Game | None = None) -> dict[str, Any]:
     rows = CONFIG.records(frame)
-    raw = {cells.text(r["key"]).casefold(): (r["value"], r["_row"]) for r in rows}
+    raw = {cells.fold(cells.text(r["key"])): (r["value"], r["_row"]) for r in rows}
     config: dict[str, Any] = {}
     errors = []
     columns = ENGINE_SETTINGS + (game.settings if game else ())
     for col in columns:
-        value, row = raw.get(col.name.casefold(), (None, None))
+        value, row = raw.get(cells.fold(col.name), (None, None))
         try:
             config[col.name] = col.parse(value)
         except ValueError:
@@ -322,9 +322,9 @@ def submit_rows(game: Game, player: str, frame: pd.DataFrame | None) -> list[Sub
     """The non-blank rows of a submit tab, columns matched to the game's by name, any case."""
     if frame is None or frame.empty:
         return []
-    wanted = {c.casefold(): c for c in game.submit_tab.header}
+    wanted = {cells.fold(c): c for c in game.submit_tab.header}
     header = [str(c) for c in frame.columns]
-    names = {c: wanted.get(cells.text(c).casefold()) for c in header}
+    names = {c: wanted.get(cells.fold(cells.text(c))) for c in header}
     rows = []
     for number, values in zip(frame.index, frame.itertuples(index=False, name=None)):
         typed = {names[c]: v for c, v in zip(header, values) if names[c]}
@@ -336,8 +336,8 @@ def submit_rows(game: Game, player: str, frame: pd.DataFrame | None) -> list[Sub
 def _missing_columns(game: Game, player: str, frame: pd.DataFrame | None) -> list[Problem]:
     if frame is None:
         return [Problem(player, "your book has no 'submit' tab")]
-    have = {cells.text(c).casefold() for c in frame.columns}
-    missing = [c for c in game.submit_tab.header if c.casefold() not in have]
+    have = {cells.fold(cells.text(c)) for c in frame.columns}
+    missing = [c for c in game.submit_tab.header if cells.fold(c) not in have]
     return [Problem(player, f"the submit tab has no column {c!r} (row 1 must name the columns: "
                             f"{', '.join(game.submit_tab.header)})") for c in missing] if len(frame.columns) else []
 
@@ -535,7 +535,8 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
         readings = {role.split(":", 1)[1]: _read_player(session, state, role.split(":", 1)[1],
                                                         tabs.get("submit"), tabs.get("status"), window)
                     for role, tabs in read.items() if role.startswith("player:")}
-        if not allow_empty and not any(r.rows for r in readings.values() if r.due):
+        due = [r for r in readings.values() if r.due]
+        if not allow_empty and due and not any(r.rows for r in due):
             # Most often a second `resolve` run by mistake right after the first.
             raise RoundError(f"nobody has submitted anything for round {round_number}; "
                              "use --allow-empty to resolve it anyway (everyone gets the default)")

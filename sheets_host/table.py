@@ -118,8 +118,8 @@ class TabSchema:
     def records(self, frame: pd.DataFrame, players: Sequence[str] = ()) -> list[dict]:
         """Typed rows of `frame` (index = sheet row numbers, kept as '_row'); all problems at once."""
         errors: list[SchemaError] = []
-        header = {cells.text(c).casefold(): c for c in frame.columns}
-        missing = [c.name for c in self.columns if c.name.casefold() not in header and not c.optional]
+        header = {cells.fold(cells.text(c)): c for c in frame.columns}
+        missing = [c.name for c in self.columns if cells.fold(c.name) not in header and not c.optional]
         if missing:
             raise SchemaErrors([SchemaError(self.name, 1, m, "", "present (missing column)") for m in missing])
         out = []
@@ -127,7 +127,7 @@ class TabSchema:
             values = dict(zip(frame.columns, row))
             record: dict = {"_row": int(row_number)}
             for col in self.columns:
-                raw = values.get(header.get(col.name.casefold()))
+                raw = values.get(header.get(cells.fold(col.name)))
                 try:
                     record[col.name] = col.parse(raw, players)
                 except ValueError:

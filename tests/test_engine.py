@@ -277,3 +277,13 @@ def test_the_seating_may_be_edited_before_round_1_but_not_after(folder_backend):
     host.write({"sites": sites})
     with pytest.raises(SchemaErrors, match="tab 'sites': 'edited after round 1' is not editable only before round 1"):
         engine.open_session(folder_backend, fixed_clock)
+
+
+def test_submit_columns_are_matched_by_name_in_any_case_spacing_or_underscores(folder_backend):
+    new(folder_backend)
+    session = engine.open_session(folder_backend, fixed_clock)
+    site = next(n for n, seats in enumerate(session.state.sites, 1) if "Ada" in seats)
+    folder_backend.book("player:Ada").write({"submit": pd.DataFrame(
+        [[" 3", site, "stone", "", 1]], columns=["STONE", "Site", "kind", "Light_", " position "], dtype=object)})
+    reading = engine.check(folder_backend, fixed_clock).readings["Ada"]
+    assert reading.parsed.problems == () and reading.parsed.kept == f"stone 3 at site {site}, position 1"

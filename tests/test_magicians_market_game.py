@@ -96,6 +96,22 @@ def test_a_missing_submission_generates_nothing_changes_no_price_and_bids_nothin
     assert d.counted == {} and after.now.coins == state.now.coins
 
 
+def test_a_submission_without_generation_raises_no_price(mm, defaults):
+    state = new(mm, defaults, taste_rows=[])
+    d = day(mm, state, Ada=gen(bid=Bid("Jackie", 2)), Bo=gen(gifts=[Gift("Cy", "wand", 1)]),
+            Cy=gen("cape", "wand", "rabbit")).state.history[0]
+    assert d.operations.prices == {"cape": 1, "crystal ball": 2, "deck": 2, "rabbit": 1, "pigeon": 2, "wand": 1}
+    assert d.operations.goods["Ada"] == state.now.goods["Ada"] and d.operations.goods["Bo"]["wand"] == 0
+
+
+def test_the_extra_good_can_be_bought_with_exactly_5_coins(mm, defaults):
+    state = new(mm, defaults, taste_rows=[], starting_coins=5)
+    parsed = mm.parse(state, "Ada", rows("Ada", ("extra", "wand")))
+    assert parsed.problems == () and parsed.submission == gen(extra="wand")
+    d = day(mm, state, Ada=parsed.submission).state.history[0]
+    assert d.operations.coins["Ada"] == 0 and d.operations.goods["Ada"]["wand"] == 2
+
+
 def test_the_extra_good_costs_5_coins_and_raises_no_price(mm, defaults):
     state = new(mm, defaults, taste_rows=[])
     d = day(mm, state, Ada=gen("cape", "wand", "rabbit", extra="wand")).state.history[0]
@@ -192,12 +208,30 @@ def test_sales_income_can_cover_a_bid_larger_than_the_coins_held_before_shopping
     assert d.counted["Ada"] and d.shows["Pierre"] == "Ada"
 
 
+def test_a_bid_of_exactly_the_coins_held_after_shopping_counts_and_is_paid(mm, defaults):
+    state = new(mm, defaults, taste_rows=tastes(("Jackie", 1, "wand", "most", "2")))
+    others = {p: gen(*STAPLE) for p in SIX[1:]}  # wands rise to 6; Ada sells her 2 wands: 10 + 12 = 22
+    for bid, counted, coins in ((22, True, 0), (23, False, 22)):
+        d = day(mm, state, Ada=gen("wand", "rabbit", "pigeon", bid=Bid("Pierre", bid)), **others).state.history[0]
+        assert d.shopping.coins["Ada"] == 22
+        assert d.counted["Ada"] is counted and d.end.coins["Ada"] == coins
+        assert d.shows["Pierre"] == ("Ada" if counted else None)
+
+
 def test_every_counted_bid_is_paid_even_when_outbid_or_tied(mm, defaults):
     state = new(mm, defaults, taste_rows=[])
     d = day(mm, state, Ada=gen(bid=Bid("Jackie", 4)), Bo=gen(bid=Bid("Jackie", 6)),
             Cy=gen(bid=Bid("Pierre", 3)), Di=gen(bid=Bid("Pierre", 3))).state.history[0]
     assert [d.end.coins[p] for p in ("Ada", "Bo", "Cy", "Di")] == [6, 4, 7, 7]
     assert d.shows["Jackie"] == "Bo" and d.shows["Pierre"] is None
+
+
+def test_a_bidder_outbid_by_a_tie_reads_that_the_highest_bids_tied_not_that_they_tied(mm, defaults):
+    state = new(mm, defaults, taste_rows=[])
+    bids = {"Ada": 3, "Bo": 5, "Cy": 5}  # Ada was outbid; Bo and Cy tied
+    after = day(mm, state, **{p: gen(bid=Bid("Jackie", c)) for p, c in bids.items()}).state
+    results = {p: mm.private_view(after, p)["my days"].iloc[0]["bid result"] for p in ("Ada", "Bo")}
+    assert results == {p: "counted: the highest bids tied, no show" for p in ("Ada", "Bo")}
 
 
 def test_a_magician_with_no_bid_or_a_tie_performs_nowhere_and_keeps_its_goods(mm, defaults):
@@ -352,6 +386,16 @@ def test_a_recorded_sale_beyond_the_market_s_stock_or_a_missing_player_day_is_re
         mm.load(SIX, tabs, defaults["config"], defaults["data"])
 
 
+def test_a_host_edit_that_buys_an_extra_good_without_the_coins_names_tab_row_and_column(mm, defaults):
+    state = new(mm, defaults, taste_rows=[], starting_coins=4)
+    tabs = records(mm, day(mm, state, Ada=gen("cape", "wand", "rabbit")).state)
+    tabs["orders"][0]["extra good"] = "wand"
+    config = {**defaults["config"], "starting coins": 4}
+    with pytest.raises(SchemaErrors, match="tab 'orders', row 2, column 'extra good': 'wand' is not a good bought "
+                                           r"for 5 coins \(Ada held 4\)"):
+        mm.load(SIX, tabs, config, {**defaults["data"], "tastes": []})
+
+
 def test_editing_the_tastes_changes_the_days_to_come_not_the_past(mm, defaults):
     state = play_in_memory(mm, SIX, 5, defaults["config"], defaults["data"])
     past = state.history
@@ -480,6 +524,24 @@ def test_a_tie_for_the_most_coins_leaves_the_extra_token_s_grant_to_the_host(mm,
     table = mm.standings(finished(mm, defaults, {"Ada": 90, "Bo": 90, "Cy": 70, "Di": 60, "Ed": 50})).set_index("player")
     assert "tied richest with Bo: the host decides who grants one more Token of Life" in table.loc["Ada", "result"]
     assert list(table["rank"]) == [1, 1, 3, 4, 5]
+
+
+def test_end_decisions_that_no_longer_fit_the_coins_are_set_aside_by_the_last_day_and_logged(mm, defaults):
+    # A host who filled the config, then redid the last day with other submissions: the coins moved.
+    bids = {"Di": gen(bid=Bid("Jackie", 3)), "Ed": gen(bid=Bid("Jackie", 2)), "Fay": gen(bid=Bid("Pierre", 1))}
+    state = new(mm, defaults, taste_rows=[], days=1, elimination_candidates="Ada, Bo, Cy")
+    outcome = day(mm, state, **bids)
+    table = mm.standings(outcome.state).set_index("player")
+    assert table["Elimination Candidate"].to_dict() == {"Ada": "", "Bo": "", "Cy": "", "Di": 3, "Ed": 2, "Fay": 1}
+    assert "config 'elimination candidates' set aside: 'Ada, Bo, Cy' is not an order that follows the coins" \
+           in " ".join(outcome.log)
+    assert "| 6 | Di | 0 | 3 |" in mm.announcement(state, outcome.state)
+    state = new(mm, defaults, taste_rows=[], days=1, extra_token_of_life="Fay")  # Fay ends as a candidate
+    outcome = day(mm, state, **bids)
+    table = mm.standings(outcome.state).set_index("player")
+    assert table.loc["Fay", "Tokens of Life"] == 0 and table.loc["Fay", "Elimination Candidate"] == 1
+    assert table["Tokens of Life"].sum() == 3
+    assert any(line.startswith("config 'extra token of life' set aside: 'Fay'") for line in outcome.log)
 
 
 def test_final_coins_stay_out_of_the_public_results(mm, defaults):

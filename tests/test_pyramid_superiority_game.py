@@ -120,6 +120,8 @@ def test_garnets_are_set_per_player_and_checked(defaults):
     bad = {**defaults["config"], "garnets": "Dmitri: 5, Ada: lots"}
     problems = GAME.check_config(bad, NAMES)
     assert "'Dmitri' is not a player (Blue Meadow)" in problems[0] and "'lots' is not a whole number" in problems[1]
+    twice = GAME.check_config({**defaults["config"], "garnets": "Ada: 5, ada: 3"}, NAMES)
+    assert twice == ["config 'garnets': Ada is named twice (write each player once)"]
 
 
 def test_the_tie_winner_and_their_choice_are_two_different_players(defaults):
@@ -369,6 +371,23 @@ def test_scoring_rounds_follow_rounds_6_11_and_14_with_multipliers_2_3_4(default
         assert len(states[day - 1].ledger.scorings) == len(state.ledger.scorings) - 1
 
 
+def test_a_scoring_round_scores_the_pyramid_from_the_top_as_computed_by_hand():
+    # Silent days: ties of three send fire, water, grass, fire, water pieces (starred top-left) to
+    # base 1 to 5. In round 6 Ada builds the Green Meadow's grass grass / fire water (starred
+    # top-left) on middle 1, hiding base 5's starred water cell. From the top (rows 1 to 4):
+    #   F* F  W* W  G* G
+    #   G  G* G  F  F  W      grass: 1 + 3 + 1 (across layers), 3 + 1, 1, 1 -> groups 5, 4, 1, 1
+    #   F* F  W  W  .  .      fire: 4, 2, 4, 1; water: 4, 1, 2, 1
+    #   G  W  G  F  .  .
+    # grass 11 + 5 + 2 x 5 (the sole largest) = 26; fire 11 + 4 = 15; water 8 + 4 = 12 (four groups
+    # tie for second: nothing); times 2.
+    state = days(fresh(), 6)
+    state = step(state, **{ADA: Construction(1, Meadow.GREEN, 0, BY_NAME["middle 1"])})
+    assert state.ledger.built[6].position.name == "middle 1"
+    scored = {p: dict(awards(state, p)).get("scoring round after round 6 (x2)") for p in BLUE}
+    assert scored == {ADA: 52, BLAISE: 30, CORA: 24}
+
+
 def test_the_sole_most_chips_at_the_end_scores_20_for_a_player_and_4_for_a_guest_in_each_meadow():
     state = step(fresh(), **{DMITRI: Proposal(1, TL), GRACE: Proposal(1, TL), HEDY: Proposal(2, TL)})
     state = step(state, **{ADA: Construction(1), BLAISE: Construction(1)})
@@ -508,6 +527,25 @@ def test_a_missing_star_is_the_first_cell_of_the_guest_s_type_in_the_piece_as_th
     assert parsed.submission == Proposal(1, TR, 1)
 
 
+def test_a_missing_star_is_on_the_piece_unturned_when_the_rotation_cannot_be_paid():
+    # Felix holds 20: after a bid of 18 the 5-chip turn would be dropped, so he would propose his
+    # water water / grass fire as dealt, and its first water cell is the top-left (turned: top-right).
+    parsed = GAME.parse(fresh(), FELIX, rows(FELIX, ("bid", 18, None), ("rotate", 90, None)))
+    assert parsed.submission == Proposal(18, TL, 1)
+    assert parsed.kept == "bid 18, star top-left"
+
+
+def test_a_counter_clockwise_rotation_is_read_as_its_clockwise_equal_and_an_unknown_word_is_refused():
+    state = step(fresh())
+    for typed, turns in (("90 counter-clockwise", 3), ("anticlockwise 90", 3), ("ccw 270", 1),
+                         ("180 anti clockwise", 2), ("90 degrees clockwise", 1)):
+        parsed = GAME.parse(state, ADA, rows(ADA, ("rotate", typed, None)))
+        assert parsed.problems == () and parsed.submission.rotation == turns, typed
+    # 'left 90' might mean counter-clockwise: refused, never read as 90 clockwise.
+    (problem,) = GAME.parse(state, DMITRI, rows(DMITRI, ("rotate", "left 90", None), ("bid", 1, None))).problems
+    assert problem.column == "value" and "'left 90' is not a rotation: 0, 90, 180 or 270" in problem.message
+
+
 def test_parse_tells_in_advance_what_the_resolver_will_drop():
     state = step(fresh(garnets={ADA: 2}))
     guest = GAME.parse(state, DMITRI, rows(DMITRI, ("bid", 21, None), ("star", "tl", None)))
@@ -585,6 +623,19 @@ def test_host_edits_that_break_the_state_name_tab_row_and_column(defaults):
         "is not one of each type in the Blue Meadow (Ada, Blaise, Cora)",
         f"tab 'pieces', row 2, column 'top-left': 'fire fire fire fire' is not two {kind} cells and one of each other type",
         "tab 'proposals', row 4, column 'rotation': 45 is not 0, 90, 180 or 270"]
+
+
+def test_a_second_row_for_the_same_round_and_participant_is_refused(defaults):
+    state = bot_game(2, upto=3, defaults=defaults)[-1]
+    tabs = records(state)
+    for tab in ("pieces", "proposals", "constructions"):
+        tabs[tab].append({**tabs[tab][0], "_row": 99})
+    with pytest.raises(SchemaErrors) as e:
+        GAME.load(NAMES, tabs, defaults["config"], {})
+    assert str(e.value).splitlines() == [
+        f"tab 'pieces', row 99, column 'guest': '{DMITRI}' is not listed once for round 1",
+        f"tab 'proposals', row 99, column 'guest': '{DMITRI}' is not listed once for round 1",
+        f"tab 'constructions', row 99, column 'player': '{ADA}' is not listed once for round 1"]
 
 
 def test_a_resolved_day_missing_a_row_is_refused(defaults):

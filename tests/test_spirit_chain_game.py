@@ -99,6 +99,8 @@ def test_bids_totalling_more_than_the_lights_are_invalid_listed_and_count_as_no_
     assert parsed.submission is None and GAME.default(s, "Ada") == Move(Phase.AUCTION, bids=(0,) * 5)
     after = play(s, [GAME.default(s, "Ada"), Move(Phase.AUCTION, bids=(1, 0, 0, 0, 0))])
     assert after.lights == (40, 129) and after.decks[0] == {}
+    exactly = GAME.parse(s, "Ada", rows("Ada", bids(30, 10)))  # all of one's lights: allowed
+    assert exactly.problems == () and exactly.submission == Move(Phase.AUCTION, bids=(30, 10, 0, 0, 0))
 
 
 def test_bad_bid_cells_name_row_column_and_what_is_allowed():
@@ -155,6 +157,16 @@ def test_named_upgrades_are_made_in_the_order_written():
     assert "upgrade: FIRE II, FIRE II, FIRE III, EARTH II" in parsed.kept
 
 
+def test_an_upgrade_may_be_named_with_a_count():
+    deck = ({"FIRE I": 6, "EARTH I": 3}, {})
+    for text in ("FIRE II x2, FIRE III", "2x Salamander; fire iii", "2 × fire 2 and FIRE III"):
+        parsed = upgrade(text, deck)
+        assert parsed.problems == ()
+        assert [u.target for u in parsed.submission.upgrades] == ["FIRE II", "FIRE II", "FIRE III"]
+    assert "FIRE II needs 3 FIRE I; you have none" in upgrade("FIRE II x3", deck).problems[0].message
+    assert "make a spirit once or more" in upgrade("FIRE II x0", deck).problems[0].message
+
+
 def test_an_upgrade_without_the_spirits_for_it_is_refused():
     parsed = upgrade("EARTH II, FIRE II", ({"EARTH I": 3, "FIRE I": 2}, {}))
     assert "'FIRE II': FIRE II needs 3 FIRE I; you have 2 free to use" in parsed.problems[0].message
@@ -187,6 +199,10 @@ def test_a_blank_upgrade_cell_is_no_answer():
     s = at(setup(), Phase.UPGRADES, ({"EARTH I": 3}, {}))
     parsed = GAME.parse(s, "Ada", rows("Ada", {"submitted at": "2026-11-22 12:00:05"}))
     assert "say no, yes, or the spirits to make" in parsed.problems[0].message
+
+
+def test_don_t_upgrade_with_a_curly_apostrophe_is_no():
+    assert upgrade("Don’t upgrade", ({"EARTH I": 3}, {})).submission == Move(Phase.UPGRADES)
 
 
 def test_a_player_without_an_available_upgrade_need_not_answer():
@@ -230,6 +246,18 @@ def test_a_card_the_player_lacks_or_that_is_imprisoned_cannot_be_played():
     assert "your EARTH II is imprisoned this summoning" in locked.problems[0].message
     typo = GAME.parse(s, "Ada", rows("Ada", slots("Pixy")))
     assert "'Pixy' is not a card (did you mean 'EARTH I'?); allowed: EARTH I, EARTH II" in typo.problems[0].message
+
+
+def test_a_row_with_only_a_time_is_not_a_submission():
+    # A stray row with a time alone must not replace real bids or slots with "nothing".
+    s = setup()
+    auction = GAME.parse(s, "Ada", rows("Ada", bids(9), {"submitted at": "2026-11-22 12:00:05"}))
+    assert auction.submission == Move(Phase.AUCTION, bids=(9, 0, 0, 0, 0))
+    assert "row 3, column 'bid 1' (B): no bid is filled" in str(auction.problems[0])
+    summoning = at(s, Phase.SLOTS, ({"FIRE I": 1}, {}))
+    parsed = GAME.parse(summoning, "Ada", rows("Ada", slots("FIRE I"), {"submitted at": "2026-11-22 12:00:05"}))
+    assert parsed.submission == Move(Phase.SLOTS, slots=("FIRE I", None, None))
+    assert "row 3, column 'slot 1' (H): no slot is filled" in str(parsed.problems[0])
 
 
 def test_a_row_filling_another_phase_s_columns_does_not_count():

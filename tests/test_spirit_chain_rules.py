@@ -7,6 +7,7 @@ from collections import Counter
 import pandas as pd
 import pytest
 
+from sheets_host.cells import CellError
 from sheets_host.engine import TEMPLATES
 from sheets_host.errors import SchemaErrors
 from sheets_host.games import get_game
@@ -36,14 +37,23 @@ def test_worked_example_1_fire_ii_destroys_fire_i_or_wind_i_and_resolves():
     for lower in ("FIRE I", "WIND I"):
         assert elemental_evaluation(card("FIRE II"), card(lower)) == (R, D)
         assert elemental_evaluation(card(lower), card("FIRE II")) == (D, R)
+        # In a summoning: FIRE II's damage 13 lands, the destroyed card deals nothing and leaves the deck.
+        s = summon((100, 100), [(card("FIRE II"), None, None), (card(lower), None, None)])
+        assert s.lights == (100, 87) and s.leaving == ((), (lower,))
 
 
 def test_worked_example_2_fire_ii_negates_earth_i_which_is_not_destroyed():
     assert elemental_evaluation(card("FIRE II"), card("EARTH I")) == (R, N)
+    # EARTH I (damage 3; shield 4) is negated: no damage, no shield against FIRE II's 13; it returns.
+    s = summon((100, 100), [(card("FIRE II"), None, None), (card("EARTH I"), None, None)])
+    assert s.lights == (100, 87) and s.leaving == ((), ())
 
 
 def test_worked_example_3_fire_ii_against_water_i_resolves_both():
     assert elemental_evaluation(card("FIRE II"), card("WATER I")) == (R, R)
+    # Both effects: FIRE II deals 13; WATER I drains 3 (3 damage, 3 healed); neither leaves the deck.
+    s = summon((100, 100), [(card("FIRE II"), None, None), (card("WATER I"), None, None)])
+    assert s.lights == (97, 90) and s.leaving == ((), ())
 
 
 def test_typing_earth_beats_water_beats_fire_beats_wind_beats_earth():
@@ -307,3 +317,31 @@ def test_the_cards_tab_needs_one_spirit_of_every_element_at_every_rank():
     del rows[5]
     with pytest.raises(SchemaErrors, match="'no WATER II' is not complete"):
         read_cards(rows)
+
+
+def test_cards_are_read_in_any_parsable_form():
+    for written in ("Pixie", " PIXIE ", "earth 1", "Earth I", "earth1", "EARTH-I", "earth one",
+                    "Rank I Earth Elemental", "Rank 1 earth", "Pixie | Rank I Earth", "EARTH I (Pixie)"):
+        assert BOOK.read(written).title == "EARTH I", written
+    assert BOOK.read("will o the wisp").title == "FIRE I" and BOOK.read("Wind 4").title == "WIND IV"
+    assert BOOK.read("imprison").title == "IMPRISON"
+
+
+def test_a_spirit_s_name_with_another_element_rank_is_refused():
+    with pytest.raises(CellError, match="'Pixie [|] Rank II Earth' names Pixie and EARTH II: write one card"):
+        BOOK.read("Pixie | Rank II Earth")
+    with pytest.raises(CellError, match="names SMITE and FIRE II"):
+        BOOK.read("SMITE fire ii")
+    assert BOOK.read("Foxfire | FIRE III").title == "FIRE III"
+
+
+def test_a_word_the_reader_does_not_know_makes_the_cell_unreadable_rather_than_misread():
+    for written in ("FIRE II x2", "2 FIRE II", "fire iix2", "earth l", "fire ii please"):
+        with pytest.raises(CellError, match="is not a card"):
+            BOOK.read(written)
+
+
+def test_an_action_named_like_an_element_rank_is_read_by_its_name():
+    rows = sample_rows() + rows_of(("Fire Wall II", "neutral", None, "shield 10", 1))
+    book = read_cards(rows)
+    assert book.read("fire wall ii").title == "Fire Wall II" and book.read("fire ii").title == "FIRE II"

@@ -49,6 +49,15 @@ def test_reserve_is_spent_in_whole_30_second_periods_begun():
         assert parsed.submission.reserve_used == periods
 
 
+def test_ten_periods_of_30_s_are_five_minutes_of_reserve():
+    s = setup()
+    assert s.reserve == (10, 10)
+    last = GAME.parse(s, "Ada", rows("Ada", bids(1, **{"submitted at": stamp(75 + 300)})), window(600))
+    assert last.submission == Move(Phase.AUCTION, bids=(1, 0, 0, 0, 0), reserve_used=10)
+    over = GAME.parse(s, "Ada", rows("Ada", bids(1, **{"submitted at": stamp(75 + 301)})), window(600))
+    assert over.submission == blank(Phase.AUCTION, reserve_used=10)
+
+
 def test_a_submission_later_than_the_reserve_left_gives_the_blank_submission_and_spends_it_all():
     s = replace(setup(), reserve=(2, 10))
     parsed = GAME.parse(s, "Ada", rows("Ada", bids(9, **{"submitted at": stamp(75 + 61)})), window(600))
@@ -120,6 +129,18 @@ def test_silence_with_an_available_upgrade_enters_reserve_time():
     assert GAME.parse(s, "Blaise", [], window(100)).submission is None
     late = GAME.parse(s, "Blaise", rows("Blaise", {"upgrade": "no", "submitted at": stamp(95)}), window(100))
     assert late.submission == Move(Phase.UPGRADES)
+
+
+def test_a_player_with_no_card_to_play_need_not_answer_the_slots():
+    s = at(setup(), Phase.SLOTS, ({}, {"FIRE I": 1}))
+    assert GAME.parse(s, "Ada", [], window(60 + 70)).submission is None  # nothing to decide: no reserve spent
+    mine = GAME.private_view(s, "Ada")["my duel"].set_index("what")["value"]
+    assert mine["submit now"] == "nothing: you have no card to play"
+    late = GAME.parse(s, "Ada", rows("Ada", slots("empty", **{"submitted at": stamp(120)})), window(130))
+    assert late.submission == blank(Phase.SLOTS) and "nothing had to be answered" in late.kept
+    assert GAME.parse(s, "Blaise", [], window(60 + 70)).submission == blank(Phase.SLOTS, reserve_used=3)
+    locked = at(setup(), Phase.SLOTS, ({"FIRE I": 1}, {}), locked=({"FIRE I": 1}, {}))  # all imprisoned
+    assert GAME.parse(locked, "Ada", [], window(60 + 70)).submission is None
 
 
 def test_resolve_applies_the_reserve_each_submission_costs():

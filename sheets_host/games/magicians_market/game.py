@@ -267,7 +267,7 @@ class MagiciansMarket(Game[MarketState, Orders]):
                 where = ("orders", rows[("orders", number, r.player)], r.part)
             errors.append(SchemaError(*where, r.value, r.why))
         if state.over:
-            errors += self._end_decisions(state)
+            errors += self._end_decisions(state)[2]
         if errors:
             raise SchemaErrors(errors)
         return state
@@ -290,24 +290,30 @@ class MagiciansMarket(Game[MarketState, Orders]):
                 errors.append(SchemaError("orders", r.get("_row"), "bid on", r["bid on"], str(e)))
         return Orders(generate, extra, (), bid)
 
-    def _end_decisions(self, state: MarketState) -> list[SchemaError]:
-        """The host's end-of-game decisions must fit the final coins."""
+    def _end_decisions(self, state: MarketState) -> tuple[tuple[str, ...], str | None, list[SchemaError]]:
+        """The host's end-of-game decisions that fit the final coins (the Elimination Candidates'
+        order, the extra Token of Life's recipient), and an error for each that does not: `load`
+        refuses those, while the day that ends the game sets them aside (a host may have filled the
+        config before a redo changed the coins) and logs why."""
         s, coins = state.settings, state.now.coins
+        if not state.over:
+            return (), None, []
         errors = []
-        if s.chosen_candidates:
-            problem = rules.candidates_problem(coins, s.chosen_candidates)
+        chosen, extra = s.chosen_candidates, s.extra_token
+        if chosen:
+            problem = rules.candidates_problem(coins, chosen)
             if problem:
-                errors.append(SchemaError("config", None, "elimination candidates", ", ".join(s.chosen_candidates),
-                                          problem))
-                return errors
-        if s.extra_token:
-            numbered, ties = rules.elimination_candidates(coins, s.chosen_candidates)
+                errors.append(SchemaError("config", None, "elimination candidates", ", ".join(chosen), problem))
+                return (), None, errors  # whom the extra token may go to depends on the candidates
+        if extra:
+            numbered, ties = rules.elimination_candidates(coins, chosen)
             richest = [p for p in state.players if coins[p] == max(coins.values())]
-            if s.extra_token in numbered or any(s.extra_token in t.players for t in ties) or richest == [s.extra_token]:
-                errors.append(SchemaError("config", None, "extra token of life", s.extra_token,
+            if extra in numbered or any(extra in t.players for t in ties) or richest == [extra]:
+                errors.append(SchemaError("config", None, "extra token of life", extra,
                                           "a player other than the richest who is not an Elimination Candidate "
                                           "(decide tied Elimination Candidates first)"))
-        return errors
+                extra = None
+        return chosen, extra, errors
 
     def dump(self, state: MarketState) -> dict[str, list[dict]]:
         orders, gifts, sales = [], [], []
@@ -493,6 +499,8 @@ class MagiciansMarket(Game[MarketState, Orders]):
         day = Day(number, tuple((p, result.orders[p]) for p in state.players), result.sales)
         after = MarketState(state.players, state.days + (day,), s)
         after.__dict__["walked"] = (state.history + (result,), [])  # the day just walked: no need to walk again
+        log += [f"config {e.column!r} set aside: {e.value!r} is not {e.expected}"
+                for e in self._end_decisions(after)[2]]
         return Outcome(self, after, log)
 
     # ---- the end --------------------------------------------------------------------------------
@@ -500,8 +508,8 @@ class MagiciansMarket(Game[MarketState, Orders]):
     def results(self, state: MarketState) -> list[dict]:
         """Each player's end result, richest first: rank, coins, Tokens of Life, Elimination Candidate
         number, garnets, and notes on ties and decisions left to the host."""
-        s, coins = state.settings, state.now.coins
-        chosen = s.chosen_candidates if state.over else ()
+        coins = state.now.coins
+        chosen, extra, _ = self._end_decisions(state)
         numbered, ties = rules.elimination_candidates(coins, chosen)
         pending = {p for t in ties for p in t.players}
         eligible = {p: c for p, c in coins.items() if p not in numbered and p not in pending}
@@ -517,8 +525,8 @@ class MagiciansMarket(Game[MarketState, Orders]):
             for p in edge.players:
                 notes[p].append(f"tied with {_others(edge.players, p)} for Token of Life "
                                 f"{' or '.join(map(str, edge.places))}: the tied players get none")
-        if s.extra_token and state.over:
-            notes[s.extra_token].append("one more Token of Life, granted by the richest player")
+        if extra:
+            notes[extra].append("one more Token of Life, granted by the richest player")
         elif len(richest) == 1:
             notes[richest[0]].append("richest: may grant one more Token of Life to a player who is not an "
                                      "Elimination Candidate (host: config 'extra token of life')")
@@ -528,7 +536,7 @@ class MagiciansMarket(Game[MarketState, Orders]):
                                 "Token of Life (config 'extra token of life')")
         out = []
         for player in sorted(state.players, key=lambda p: -coins[p]):
-            tokens = (player in winners) + (player == s.extra_token and state.over)
+            tokens = (player in winners) + (player == extra)
             out.append({"rank": 1 + sum(1 for q in state.players if coins[q] > coins[player]), "player": player,
                         "coins": coins[player], "Tokens of Life": tokens,
                         "Elimination Candidate": numbered.get(player, ""), "garnets": rules.garnets(coins[player]),
@@ -623,7 +631,8 @@ class MagiciansMarket(Game[MarketState, Orders]):
                 host = d.shows[o.bid.magician]
                 result = ("not counted: you held " f"{d.shopping.coins[player]} coins" if not d.counted[player]
                           else "counted: the show is yours" if host == player
-                          else f"counted: {host}'s show" if host else "counted: tied for highest, no show")
+                          # not "you tied": whether this bid was among the highest would tell others' bids
+                          else f"counted: {host}'s show" if host else "counted: the highest bids tied, no show")
             mine_shows = [m for m, host in d.shows.items() if host == player]
             days.append({"day": d.number, "coins at start": d.start.coins[player],
                          "extra good": f"{o.extra} (-{s.extra_cost})" if o.extra else None,

@@ -9,6 +9,7 @@ what was dealt and what everyone submitted; chips, points and the pyramid are de
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -28,7 +29,8 @@ from .rules import BY_NAME, MULTIPLIERS, POSITIONS, ROTATION_COST, Corner, Piece
 
 TYPES = tuple(t.value for t in Type)
 CORNERS = tuple(c.value for c in Corner)
-DEGREES = (0, 90, 180, 270)
+CLOCKWISE_WORDS = ("degrees", "degree", "deg", "clockwise", "cw")  # words a rotation may carry
+COUNTER_CLOCKWISE_WORDS = ("counterclockwise", "anticlockwise", "ccw", "acw")
 
 # What people call things, beyond the names themselves (matched ignoring case, spaces, dashes).
 ROW_KINDS = {"bid": ("bid", "bet"), "star": ("star", "stars", "star cell", "cell"),
@@ -179,6 +181,8 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
             name, _, count = part.partition(":")
             try:
                 player = cells.as_choice(name, meadows[Meadow.BLUE], "a player (Blue Meadow)")
+                if player in garnets:  # which of two counts the host meant is not ours to guess
+                    problems.append(f"config 'garnets': {player} is named twice (write each player once)")
                 garnets[player] = cells.as_int(count, 0, 10_000, f"{player}'s garnets")
             except CellError as e:
                 problems.append(f"config 'garnets': {e} (write e.g. 'Ada: 5, Cora: 2')")
@@ -226,9 +230,17 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
                 return False
             return True
 
+        def once(tab: str, r: dict, column: str, kept: Mapping) -> bool:
+            """One row per round and participant: a second would silently replace the first."""
+            if (r["round"], r[column]) in kept:
+                errors.append(SchemaError(tab, r["_row"], column, r[column], f"listed once for round {r['round']}"))
+                return False
+            return True
+
         pieces = {}
         for r in tabs["pieces"]:
-            if guest_row("pieces", r, "guest", settings.guests, "a guest") and r["guest"] in types:
+            if guest_row("pieces", r, "guest", settings.guests, "a guest") and r["guest"] in types \
+                    and once("pieces", r, "guest", pieces):
                 cells_ = tuple(Type(r[c]) for c in CORNERS)
                 if not rules.is_piece_of(cells_, types[r["guest"]]):
                     errors.append(SchemaError("pieces", r["_row"], "top-left", " ".join(t.value for t in cells_),
@@ -236,12 +248,13 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
                 pieces[(r["round"], r["guest"])] = Piece(cells_)
         proposals = {}
         for r in tabs["proposals"]:
-            if guest_row("proposals", r, "guest", settings.guests, "a guest") and self._degrees(r, "proposals", errors):
+            if guest_row("proposals", r, "guest", settings.guests, "a guest") and once("proposals", r, "guest", proposals) \
+                    and self._degrees(r, "proposals", errors):
                 proposals[(r["round"], r["guest"])] = Proposal(r["bid"], Corner(r["star"]), r["rotation"] // 90)
         constructions = {}
         for r in tabs["constructions"]:
             if guest_row("constructions", r, "player", settings.players, "a player (Blue Meadow)") \
-                    and self._degrees(r, "constructions", errors):
+                    and once("constructions", r, "player", constructions) and self._degrees(r, "constructions", errors):
                 constructions[(r["round"], r["player"])] = Construction(
                     r["bid"], Meadow(r["piece"]), r["rotation"] // 90, BY_NAME[r["position"]] if r["position"] else None)
         for r in tabs["transfers"]:
@@ -390,9 +403,12 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
         return cells.as_int(raw, 1, 10_000, "chips to send")
 
     def _proposal(self, state: PyramidState, guest: str, values: Mapping[str, Any]) -> Proposal:
-        turns = values.get("rotate", 0)
-        star = values.get("star") or default_star(state, guest, turns)
-        return Proposal(values.get("bid", 0), star, turns)
+        bid, turns = values.get("bid", 0), values.get("rotate", 0)
+        star = values.get("star")
+        if star is None:  # on the piece as they would propose it: unturned if the turn cannot be paid
+            paid = outlook(state, guest, Proposal(bid, Corner.TOP_LEFT, turns)).rotation_paid
+            star = default_star(state, guest, turns if paid else 0)
+        return Proposal(bid, star, turns)
 
     def _foresee(self, state: PyramidState, player: str, sub: Proposal | Construction,
                  rows: Mapping[str, SubmitRow], send_rows: Sequence[SubmitRow]) -> list[Problem]:
@@ -654,20 +670,30 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
 
 
 def rotation(raw: object) -> int:
-    """Clockwise quarter turns from '90', '90°', '180 degrees', 'none'...
+    """Clockwise quarter turns from '90', '90°', '180 degrees', 'none'...; a counter-clockwise
+    turn is read as its clockwise equal, and a word the reader does not know is refused rather
+    than skipped (it might say the direction).
 
     >>> rotation("90°"), rotation(" 270 degrees clockwise "), rotation("none"), rotation(180.0)
     (1, 3, 0, 2)
+    >>> rotation("90 counter-clockwise"), rotation("anticlockwise 180"), rotation("ccw 270")
+    (3, 2, 1)
     """
     allowed = "a rotation: 0, 90, 180 or 270 (degrees clockwise)"
-    words = [w for w in cells.text(raw).casefold().replace("°", " ").split()
-             if w not in ("degrees", "degree", "deg", "clockwise", "cw")]
+    said = cells.text(raw)
+    if said.startswith("="):
+        return cells.as_int(raw, 0, 270, allowed)  # refuses it: a formula is reported, not evaluated
+    words = re.sub(r"\b(counter|anti)[\s-]+clockwise", r"\1clockwise", said.casefold()).replace("°", " ").split()
+    backwards = any(w in COUNTER_CLOCKWISE_WORDS for w in words)
+    words = [w for w in words if w not in CLOCKWISE_WORDS + COUNTER_CLOCKWISE_WORDS]
     if words in (["none"], ["no"]):
         return 0
-    degrees = cells.as_int(" ".join(words) if words else raw, 0, 270, allowed)
+    if len(words) > 1:
+        raise CellError(f"{said!r} is not {allowed}; e.g. '90', '180 degrees', '90 counter-clockwise'")
+    degrees = cells.as_int(words[0] if words else raw, 0, 270, allowed)
     if degrees % 90:
-        raise CellError(f"{cells.text(raw)!r} is not a multiple of 90 ({allowed})")
-    return degrees // 90
+        raise CellError(f"{said!r} is not a multiple of 90 ({allowed})")
+    return -(degrees // 90) % 4 if backwards else degrees // 90
 
 
 def default_star(state: PyramidState, guest: str, turns: int) -> Corner:

@@ -134,7 +134,20 @@ class Card:
 
 
 EMPTY_WORDS = ("empty", "none", "nothing", "-", "no card")
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "1": 1, "2": 2, "3": 3, "4": 4, "one": 1, "two": 2, "three": 3,
+          "four": 4}
+_FILLER = {"rank", "level", "tier", "elemental", "spirit", "card", "the", "a", "an", "of", "my", "st", "nd", "rd", "th",
+           "upgrade", "make", "to", "into", "play"}  # words a player may add around ELEMENT RANK
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words, a number split from letters ('earth1' -> 'earth', '1')."""
+    return re.findall(r"[^\W\d_]+|\d+", text.casefold())
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    """Whether `part` occurs in `words` as consecutive words."""
+    return bool(part) and any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
 
 
 class CardBook:
@@ -147,6 +160,9 @@ class CardBook:
         self._spirits = {(c.element, c.rank): c for c in self.cards if c.is_spirit}
         self.rank_one = [c for c in self.cards if c.rank is Rank.I and c.weight > 0]
         self.actions = [c for c in self.cards if not c.is_spirit and c.weight > 0]
+        self._name_words = {c.title: _words(c.name) for c in self.cards}
+        self._known = {*Element._value2member_map_, *_ROMAN, *_FILLER,
+                       *(w for ws in self._name_words.values() for w in ws)}
 
     def __getitem__(self, title: str) -> Card:
         return self.by_title[title]
@@ -155,23 +171,32 @@ class CardBook:
         return self._spirits[(element, rank)]
 
     def read(self, raw: object, what: str = "a card") -> Card:
-        """The card a player means: its title in any case or order ('Earth I', 'rank 1 earth',
-        'Pixie | Rank I Earth'), or its name.
+        """The card a player means: its title or name as written, else its title in any case,
+        order or form ('Earth I', 'rank 1 earth', 'earth1', 'Pixie | Rank I Earth'), else a
+        unique start of a title or name. Nothing is read past: a word that is no element, rank,
+        card name or filler ('fire iix2'), two ranks ('2 FIRE II'), or a card's name beside another
+        card's ELEMENT RANK ('Pixie | FIRE II') make the cell unreadable rather than misread.
 
         >>> book = CardBook([Card("Pixie", Element.EARTH, Rank.I, Effect()), Card("IMPRISON", None, None, Effect())])
         >>> book.read("Rank I Earth Elemental").title, book.read(" pixie ").title, book.read("imp").title
         ('EARTH I', 'EARTH I', 'IMPRISON')
         """
         t = cells.text(raw)
-        if not t.startswith("="):
-            words = [w for w in re.split(r"[^a-z0-9]+", t.casefold()) if w]
-            elements = {Element(w) for w in words if w in Element._value2member_map_}
-            ranks = {_ROMAN[w] for w in words if w in _ROMAN}
-            if len(elements) == 1 and len(ranks) == 1:
-                card = self._spirits.get((elements.pop(), Rank(ranks.pop())))
-                if card:
-                    return card
         aliases = {c.name: c.title for c in self.cards if c.is_spirit}
+        exact = {k.casefold(): title for k, title in (aliases | {c: c for c in self.by_title}).items()}
+        if t.casefold() in exact:  # first, so that no action's name is read as an ELEMENT RANK
+            return self.by_title[exact[t.casefold()]]
+        words = _words(t)
+        elements = {Element(w) for w in words if w in Element._value2member_map_}
+        ranks = [_ROMAN[w] for w in words if w in _ROMAN]
+        readable = len(elements) == 1 and len(ranks) == 1 and self._known.issuperset(words) and not t.startswith("=")
+        card = self._spirits.get((elements.pop(), Rank(ranks[0]))) if readable else None
+        if card:
+            named = [self[title] for title, name in self._name_words.items()
+                     if title != card.title and _contains(words, name)]
+            if named:
+                raise cells.CellError(f"{t!r} names {named[0].name} and {card.title}: write one card ({what})")
+            return card
         return self.by_title[cells.as_choice(raw, list(self.by_title), what, aliases)]
 
     def draw_lot(self, rng: random.Random) -> tuple[Card, ...]:

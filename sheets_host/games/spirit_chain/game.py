@@ -209,8 +209,9 @@ class SpiritChain(Game[Duel, Move]):
         "valid row within the phase's window counts, else the earliest valid one in reserve time. "
         "Auction: 'bid 1' to 'bid 5', lights on each card (blank = 0; the total at most your lights). "
         "Summoning part 1, if an upgrade is available: 'upgrade' = no, yes, or the spirits to make, e.g. "
-        "'EARTH II, WIND IV from WIND III + FIRE III'. Summoning part 2: 'slot 1' to 'slot 3', a card of "
-        "your deck each (ELEMENT RANK such as FIRE II, or a name), blank for an empty slot.")
+        "'EARTH II, FIRE II x2, WIND IV from WIND III + FIRE III'. Summoning part 2: 'slot 1' to 'slot 3', "
+        "a card of your deck each (ELEMENT RANK such as FIRE II, or a name), blank or 'empty' for an empty slot. "
+        "A row that fills only 'submitted at' is not a submission.")
 
     # ---- settings and state tabs ------------------------------------------------------------
 
@@ -369,6 +370,16 @@ class SpiritChain(Game[Duel, Move]):
             return []
         return rules.available_upgrades(state.rules.cards, state.free(seat))
 
+    def submits(self, state: Duel, player: str) -> bool:
+        return self.must_answer(state, state.seat(player))
+
+    def must_answer(self, state: Duel, seat: int) -> bool:
+        """Whether the player has a choice to make, so that silence spends reserve time: always in
+        the Auction; in part 1 with an available upgrade; in part 2 with a card to play."""
+        if state.phase is Phase.UPGRADES:
+            return bool(self.upgrades_due(state, seat))
+        return state.phase is Phase.AUCTION or bool(+state.free(seat))
+
     def parse(self, state: Duel, player: str, rows: Sequence[SubmitRow], window: Window = Window()) -> Parsed[Move]:
         seat, phase = state.seat(player), state.phase
         clock = state.rules.clocks[phase]
@@ -380,8 +391,8 @@ class SpiritChain(Game[Duel, Move]):
                 times.append(stamp)
                 moves.append(move)
                 numbers.append(row.row)
-        must = phase is not Phase.UPGRADES or bool(self.upgrades_due(state, seat))
-        choice: Choice = clock.choose(times, window.opened, window.frozen, state.reserve[seat], must)
+        choice: Choice = clock.choose(times, window.opened, window.frozen, state.reserve[seat],
+                                      self.must_answer(state, seat))
         if choice.index is None:
             if rows or choice.periods:
                 problems.append(Problem(player, f"no valid submission counts ({choice.when}): the blank "
@@ -426,6 +437,10 @@ class SpiritChain(Game[Duel, Move]):
         return (stamp, move) if move is not None else (None, None)
 
     def _read_bids(self, state: Duel, seat: int, row: SubmitRow, problems: list[Problem]) -> Move | None:
+        if all(cells.is_blank(row.get(c)) for c in Phase.AUCTION.columns):  # a time alone says nothing
+            problems.append(row.problem("bid 1", "no bid is filled: write your bids in 'bid 1' to 'bid 5' "
+                                                 "(0 to bid nothing on a card); this row does not count"))
+            return None
         bids, lot = [], state.open_lot()
         for column, card in zip(Phase.AUCTION.columns, lot):
             raw = row.get(column)
@@ -445,7 +460,7 @@ class SpiritChain(Game[Duel, Move]):
         book, free = state.rules.cards, state.free(seat)
         raw = row.get("upgrade")
         text = cells.text(raw)
-        word = text.casefold().strip(" .!")
+        word = text.casefold().replace("’", "'").strip(" .!")  # phones type a curly apostrophe
 
         def refuse(message: str) -> None:
             problems.append(row.problem("upgrade", f"{message}; this row does not count"))
@@ -470,7 +485,8 @@ class SpiritChain(Game[Duel, Move]):
             return Move(Phase.UPGRADES, upgrades=tuple(made))
         work, made = Counter(free), []
         for item in _upgrade_items(text):
-            target_text, _, partners_text = item.casefold().partition(" from ")
+            times, named = _times(item)
+            target_text, _, partners_text = named.casefold().partition(" from ")
             try:
                 target = book.read(target_text, "a spirit to make")
                 partners = [book.read(p, "a Rank III spirit") for p in
@@ -478,16 +494,20 @@ class SpiritChain(Game[Duel, Move]):
             except CellError as e:
                 refuse(f"{item!r}: {e}")
                 return None
-            upgrade = self._upgrade_for(book, target, partners, work)
-            if isinstance(upgrade, str):
-                refuse(f"{item!r}: {upgrade}")
+            if not times:
+                refuse(f"{item!r}: make a spirit once or more (e.g. {target.title} x2)")
                 return None
-            why = rules.upgrade_problem(book, upgrade, work)
-            if why:
-                refuse(f"{item!r}: {why}")
-                return None
-            work = rules.apply_upgrades(book, work, [upgrade])
-            made.append(upgrade)
+            for _ in range(times):
+                upgrade = self._upgrade_for(book, target, partners, work)
+                if isinstance(upgrade, str):
+                    refuse(f"{item!r}: {upgrade}")
+                    return None
+                why = rules.upgrade_problem(book, upgrade, work)
+                if why:
+                    refuse(f"{item!r}: {why}")
+                    return None
+                work = rules.apply_upgrades(book, work, [upgrade])
+                made.append(upgrade)
         return Move(Phase.UPGRADES, upgrades=tuple(made))
 
     @staticmethod
@@ -515,6 +535,10 @@ class SpiritChain(Game[Duel, Move]):
 
     def _read_slots(self, state: Duel, seat: int, row: SubmitRow, problems: list[Problem]) -> Move | None:
         book, free = state.rules.cards, state.free(seat)
+        if all(cells.is_blank(row.get(c)) for c in Phase.SLOTS.columns):  # a time alone says nothing
+            problems.append(row.problem("slot 1", "no slot is filled: write a card or 'empty' in 'slot 1' to "
+                                                  "'slot 3'; this row does not count"))
+            return None
         used: Counter = Counter()
         slots = []
         for column in Phase.SLOTS.columns:
@@ -729,6 +753,8 @@ class SpiritChain(Game[Duel, Move]):
             if not self.upgrades_due(state, seat):
                 return "nothing: no upgrade is available to you"
             return "'upgrade': no, yes, or the spirits to make (you must say yes or no)"
+        if not self.must_answer(state, seat):
+            return "nothing: you have no card to play"
         return f"'slot 1' to 'slot 3': cards you may play: {_cards_text(state.free(seat))}"
 
     def announcement(self, before: Duel, after: Duel) -> str:
@@ -820,6 +846,19 @@ def _upgrade_items(text: str) -> list[str]:
             re.split(r"\s+and\s+|[&+]", chunk, flags=re.IGNORECASE)
         items += [p.strip() for p in parts if p.strip()]
     return items
+
+
+def _times(item: str) -> tuple[int, str]:
+    """How many times an upgrade is named ('FIRE II x2', '2x FIRE II', '2 × FIRE II'), and the rest.
+
+    >>> _times("FIRE II x2"), _times("2x Salamander"), _times("Phoenix"), _times("WIND IV from FIRE III")
+    ((2, 'FIRE II'), (2, 'Salamander'), (1, 'Phoenix'), (1, 'WIND IV from FIRE III'))
+    """
+    m = re.fullmatch(r"(\d+)\s*(?:[x×*]\s+|[×*]\s*)(.+)", item, re.IGNORECASE)
+    if m:
+        return int(m.group(1)), m.group(2)
+    m = re.fullmatch(r"(.+?)(?:\s+[x×*]\s*|\s*[×*]\s*)(\d+)", item, re.IGNORECASE)
+    return (int(m.group(2)), m.group(1)) if m else (1, item)
 
 
 def _card_label(card: Card) -> str:

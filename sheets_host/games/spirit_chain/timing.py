@@ -43,9 +43,9 @@ class TimeControls:
                reserve: int, must_answer: bool = True) -> Choice:
         """The valid submissions' times (None: no time given, so the freeze) in row order.
 
-        A player who need not answer (no upgrade available) spends no reserve: their latest valid
-        submission counts. Without the opening and freeze times nothing can be measured, and the
-        latest valid submission counts too (rows without a time count as the latest).
+        A player who need not answer (no upgrade available, no card to play) spends no reserve:
+        their latest valid submission counts. Without the opening and freeze times nothing can be
+        measured, and the latest valid submission counts too (rows without a time count as the latest).
         """
         measured = self.window is not None and must_answer and opened is not None and frozen is not None
         if not times and not measured:
@@ -55,7 +55,7 @@ class TimeControls:
         stamped = [(t or frozen, i) for i, t in enumerate(times)]
         if not measured:
             last = max(stamped, key=lambda s: (s[0] is None, s[0] or _EPOCH, s[1]))  # no time: latest
-            why = "no upgrade was due" if not must_answer else "no window to measure"
+            why = "nothing had to be answered" if not must_answer else "no window to measure"
             return Choice(last[1], 0, f"the latest valid row ({why})")
         deadline = opened + self.window
         seconds = f"{self.window.total_seconds():g} s"
