@@ -289,7 +289,7 @@ def _status_frame(session: Session, player: str | None, delivered: int, check: S
              ("deadline", (open_round or {}).get("deadline") or "none set"),
              ("delivered round", delivered)]
     if player:
-        rows.append(("how to submit", session.game.how_to_submit))
+        rows.append(("how to submit", session.game.how_to_submit(session.state)))
     return _kv(rows + list(check))
 
 

@@ -89,7 +89,6 @@ class Game(ABC, Generic[State, Submission]):
     submit_tab: ClassVar[TabSchema]  # the columns of a player's submit tab
     frozen_tabs: ClassVar[tuple[str, ...]] = ()  # state tabs the host may edit only before round 1
     settings: ClassVar[tuple[Column, ...]] = ()  # game config keys; defaults in templates/<name>/config.csv
-    how_to_submit: ClassVar[str] = ""  # shown in every player's book
 
     @abstractmethod
     def setup(self, players: Sequence[str], seed: int, config: Mapping[str, Any],
@@ -119,6 +118,11 @@ class Game(ABC, Generic[State, Submission]):
     @abstractmethod
     def parse(self, state: State, player: str, rows: Sequence[SubmitRow], window: Window = Window()) -> Parsed[Submission]:
         """A player's submit tab as a typed submission, dropping only what is invalid."""
+
+    @abstractmethod
+    def how_to_submit(self, state: State) -> str:
+        """What a player needs to fill in the submit tab, with this game's settings (shown in every
+        player's book)."""
 
     def submits(self, state: State, player: str) -> bool:
         """Whether `player` has anything to submit in the round to be resolved next (in some games

@@ -323,3 +323,9 @@ def test_the_public_view_hides_totals_below_3_stones_and_never_shows_owners(wgm,
     public = wgm.public_view(after)["sites"].set_index("site")
     assert pd.isna(public.loc[site, "total power"]) and public.loc[site, "occupied"] == "1"
     assert not {"player", "power", "from hand"} & set(public.columns)
+
+
+def test_the_instructions_follow_the_settings(wgm, wgm_defaults):
+    config = {**wgm_defaults["config"], "stones per round": 3, "missed round penalty": 2.5}
+    text = wgm.how_to_submit(wgm.setup(PLAYERS, 1, config, wgm_defaults["data"]))
+    assert "3 stone(s)" in text and "a penalty of 2.5" in text

@@ -157,12 +157,14 @@ class MagiciansMarket(Game[MarketState, Orders]):
                doc="host decision at the end when coins tie: the three Elimination Candidates in order, "
                    "number 1 (most coins of the three, first pick) first, comma-separated"),
     )
-    how_to_submit = (
-        "One row per action. generate: three different goods (one row each, or 'cape, rabbit, wand' in one "
-        "row); you receive one of each, and the other goods' prices rise by 1. extra: one more good for 5 "
-        "coins, once a day. gift: a good, the player in 'to', how many in 'amount' (only from what you hold "
-        "after generating). bid: a magician in 'to', coins in 'amount' (counts only if you hold that many "
-        "after the magicians shop). Nothing valid: no goods, no price changes, no bid.")
+    def how_to_submit(self, state: MarketState) -> str:
+        s = state.settings
+        return (
+            f"One row per action. generate: {s.goods_generated} different goods (one row each, or 'cape, rabbit, "
+            "wand' in one row); you receive one of each, and the other goods' prices rise by 1. extra: one more "
+            f"good for {s.extra_cost} coins, once a day. gift: a good, the player in 'to', how many in 'amount' (only from what you hold "
+            "after generating). bid: a magician in 'to', coins in 'amount' (counts only if you hold that many "
+            "after the magicians shop). Nothing valid: no goods, no price changes, no bid.")
 
     # ---- setup and state tabs ------------------------------------------------------------------
 

@@ -130,17 +130,18 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
         Column("tie winner", optional=True, doc="only if all three players tie: the previous Main Match's winner"),
         Column("elimination candidate", optional=True, doc="only if all three players tie: the tie winner's choice"),
     )
-    how_to_submit = (
-        "One row per item, columns what | value | to. Each day is one round of the sheet. "
-        "GUESTS (days 1-14: the proposal stage of round = today): 'bid | 4' (chips; every bid is paid), "
-        "'star | top-left' (top-left, top-right, bottom-left or bottom-right of the piece as proposed), and "
-        "optionally 'rotate | 90' (clockwise 90, 180 or 270; 5 chips, paid only if your piece is proposed). "
-        "PLAYERS (days 2-15: the construction stage of round = yesterday): 'bid | 6' (chips, then garnets once "
-        "chips run out; every bid is paid), 'piece | red' (the Red or Green Meadow's proposed piece), "
-        "'position | base 5' (base 1-9 and middle 1-4 in reading order, or apex), optionally 'rotate | 180' "
-        "(5 chips, paid only if you win) and 'send | 3 | Hedy' (chips to a guest, any number of rows, not on "
-        "day 15). Nothing valid: guests bid 0 and star the first cell of their type; players bid 0 and build "
-        "the Red Meadow's piece on the first free position of the lowest layer, in reading order.")
+    def how_to_submit(self, state: PyramidState) -> str:
+        return (
+            "One row per item, columns what | value | to. Each day is one round of the sheet. "
+            "GUESTS (days 1-14: the proposal stage of round = today): 'bid | 4' (chips; every bid is paid), "
+            "'star | top-left' (top-left, top-right, bottom-left or bottom-right of the piece as proposed), and "
+            "optionally 'rotate | 90' (clockwise 90, 180 or 270; 5 chips, paid only if your piece is proposed). "
+            "PLAYERS (days 2-15: the construction stage of round = yesterday): 'bid | 6' (chips, then garnets once "
+            "chips run out; every bid is paid), 'piece | red' (the Red or Green Meadow's proposed piece), "
+            "'position | base 5' (base 1-9 and middle 1-4 in reading order, or apex), optionally 'rotate | 180' "
+            "(5 chips, paid only if you win) and 'send | 3 | Hedy' (chips to a guest, any number of rows, not on "
+            "day 15). Nothing valid: guests bid 0 and star the first cell of their type; players bid 0 and build "
+            "the Red Meadow's piece on the first free position of the lowest layer, in reading order.")
 
     # ---- setup and state tabs -------------------------------------------------------------
 

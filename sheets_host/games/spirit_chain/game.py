@@ -203,15 +203,16 @@ class SpiritChain(Game[Duel, Move]):
         Column("reserve periods", "int", lo=0, doc="each player's reserve time, in periods"),
         Column("period seconds", "int", lo=1, doc="the length of a reserve period"),
     )
-    how_to_submit = (
-        "One row is one submission, complete in itself (like one message); fill 'submitted at' (UTC, "
-        "e.g. 2026-11-23 18:00:05) or leave it blank to mean 'when the host reads the tab'. The latest "
-        "valid row within the phase's window counts, else the earliest valid one in reserve time. "
-        "Auction: 'bid 1' to 'bid 5', lights on each card (blank = 0; the total at most your lights). "
-        "Summoning part 1, if an upgrade is available: 'upgrade' = no, yes, or the spirits to make, e.g. "
-        "'EARTH II, FIRE II x2, WIND IV from WIND III + FIRE III'. Summoning part 2: 'slot 1' to 'slot 3', "
-        "a card of your deck each (ELEMENT RANK such as FIRE II, or a name), blank or 'empty' for an empty slot. "
-        "A row that fills only 'submitted at' is not a submission.")
+    def how_to_submit(self, state: Duel) -> str:
+        return (
+            "One row is one submission, complete in itself (like one message); fill 'submitted at' (UTC, "
+            "e.g. 2026-11-23 18:00:05) or leave it blank to mean 'when the host reads the tab'. The latest "
+            "valid row within the phase's window counts, else the earliest valid one in reserve time. "
+            "Auction: 'bid 1' to 'bid 5', lights on each card (blank = 0; the total at most your lights). "
+            "Summoning part 1, if an upgrade is available: 'upgrade' = no, yes, or the spirits to make, e.g. "
+            "'EARTH II, FIRE II x2, WIND IV from WIND III + FIRE III'. Summoning part 2: 'slot 1' to 'slot 3', "
+            "a card of your deck each (ELEMENT RANK such as FIRE II, or a name), blank or 'empty' for an empty slot. "
+            "A row that fills only 'submitted at' is not a submission.")
 
     # ---- settings and state tabs ------------------------------------------------------------
 

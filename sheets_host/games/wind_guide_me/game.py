@@ -157,12 +157,15 @@ class WindGuideMe(Game[WindState, Orders]):
         Column("elimination candidate", "text", optional=True,
                doc="the winners' choice when several tie for the lowest score"),
     )
-    how_to_submit = (
-        "Each round, one row per stone: site, position (1 is the top, then clockwise) and the power of the "
-        "stone from your hand. Two stones, at two different sites you sit at and have not used. "
-        "Power of Light holders: write the stone's new power in 'light' on that row (once a game). "
-        "Power of Dark holders: add one row with kind 'fake', a site, a position and the fake's power "
-        "(once a game). Nothing valid by the deadline: nothing is placed and the penalty applies.")
+    def how_to_submit(self, state: WindState) -> str:
+        s = state.settings
+        return (
+            "Each round, one row per stone: site, position (1 is the top, then clockwise) and the power of the "
+            f"stone from your hand. {s.per_round} stone(s), at different sites you sit at and have not used. "
+            "Power of Light holders: write the stone's new power in 'light' on that row (once a game). "
+            "Power of Dark holders: add one row with kind 'fake', a site, a position and the fake's power "
+            "(once a game). Nothing valid by the deadline: nothing is placed and a penalty of "
+            f"{s.missed_penalty:g} is taken off your final score.")
 
     # ---- setup and state tabs -------------------------------------------------------------
 
