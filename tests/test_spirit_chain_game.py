@@ -193,6 +193,14 @@ def test_yes_cannot_choose_the_element_of_a_rank_iv():
     parsed = upgrade("yes", ({"FIRE III": 1, "WIND III": 1}, {}))
     assert "'yes' cannot choose a Rank IV's element: name the upgrades, e.g. FIRE IV from FIRE III + WIND III" \
         in parsed.problems[0].message
+    mixed = upgrade("yes", ({"FIRE III": 2, "WIND III": 1}, {}))  # FIRE+FIRE or FIRE+WIND: a choice
+    assert "'yes' cannot choose" in mixed.problems[0].message
+
+
+def test_yes_makes_a_rank_iv_whose_element_is_forced():
+    parsed = upgrade("yes", ({"FIRE II": 4}, {}))  # two FIRE III, then the only Rank IV: FIRE
+    assert parsed.problems == ()
+    assert [u.target for u in parsed.submission.upgrades] == ["FIRE III", "FIRE III", "FIRE IV"]
 
 
 def test_a_blank_upgrade_cell_is_no_answer():

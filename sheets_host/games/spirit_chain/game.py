@@ -476,9 +476,7 @@ class SpiritChain(Game[Duel, Move]):
             refuse(f"{text!r}: no upgrade is available to you (your spirits: {_cards_text(free)})")
             return None
         if word in YES_WORDS:
-            made = rules.all_upgrades_below_iv(book, free)
-            fours = [u for u in rules.available_upgrades(book, rules.apply_upgrades(book, free, made))
-                     if book[u.target].rank is Rank.IV]
+            made, fours = rules.forced_upgrades(book, free)
             if fours:
                 refuse(f"'yes' cannot choose a Rank IV's element: name the upgrades, e.g. "
                        f"{', '.join(_upgrade_text(u) for u in made + fours[:1])}")
@@ -590,13 +588,12 @@ class SpiritChain(Game[Duel, Move]):
             free = state.free(seat)
             if not self.upgrades_due(state, seat) or rng.random() < 0.1:
                 return Move(Phase.UPGRADES)
-            made = rules.all_upgrades_below_iv(book, free)
-            while True:
-                fours = [u for u in rules.available_upgrades(book, rules.apply_upgrades(book, free, made))
-                         if book[u.target].rank is Rank.IV]
-                if not fours:
-                    return Move(Phase.UPGRADES, upgrades=tuple(made))
+            made, fours = rules.forced_upgrades(book, free)
+            while fours:
                 made.append(rng.choice(fours))
+                more, fours = rules.forced_upgrades(book, rules.apply_upgrades(book, free, made))
+                made += more
+            return Move(Phase.UPGRADES, upgrades=tuple(made))
         pool = list(state.free(seat).elements())
         rng.shuffle(pool)
         pool.sort(key=lambda t: -(book[t].rank or rng.choice((0, 2))))  # an action now and then

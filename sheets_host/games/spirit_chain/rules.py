@@ -128,13 +128,18 @@ def available_upgrades(book: CardBook, free: Mapping[str, int]) -> list[Upgrade]
     return out
 
 
-def all_upgrades_below_iv(book: CardBook, free: Mapping[str, int]) -> list[Upgrade]:
-    """'Yes': every Rank II and III upgrade, again and again, lowest rank first."""
+def forced_upgrades(book: CardBook, free: Mapping[str, int]) -> tuple[list[Upgrade], list[Upgrade]]:
+    """'Yes': every upgrade whose result is forced, again and again, lowest rank first (every Rank II
+    and III; a Rank IV only while every Rank IV possible is from two Rank III of its own element);
+    and the Rank IV upgrades left, which need the player's choice."""
     done: list[Upgrade] = []
     while True:
-        step = next((u for u in available_upgrades(book, free) if book[u.target].rank is not Rank.IV), None)
+        options = available_upgrades(book, free)
+        step = next((u for u in options if book[u.target].rank is not Rank.IV), None)
         if step is None:
-            return done
+            if not options or any(book[s].element is not book[u.target].element for u in options for s in u.sources):
+                return done, options
+            step = options[0]
         done.append(step)
         free = apply_upgrades(book, free, [step])
 
