@@ -15,12 +15,9 @@ True
 
 from __future__ import annotations
 
-import functools
-import io
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw, ImageFont
-
+from ...drawing import Canvas
 from .cards import LANTERN, Element
 from .rules import Clash, Fate
 
@@ -34,45 +31,33 @@ COLOURS = {Element.EARTH: (139, 101, 60), Element.WATER: (41, 98, 168), Element.
 FATE_INK = {Fate.RESOLVED: (30, 110, 50), Fate.NEGATED: (170, 110, 0), Fate.DESTROYED: (170, 30, 30)}
 
 
-@functools.lru_cache(maxsize=None)
-def _font(size: int):
-    try:
-        return ImageFont.load_default(size=size)
-    except (TypeError, OSError):  # Pillow < 10.1: the fixed bitmap font
-        return ImageFont.load_default()
-
-
 def draw_summoning(players: Sequence[str], clashes: Sequence[Clash], lights: Sequence[int], title: str) -> bytes:
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    d = ImageDraw.Draw(image)
-    d.text((20, 18), title, fill=INK, font=_font(24))
+    canvas = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=1)  # 1:1, unsmoothed: the look it has always had
+    canvas.text(20, 18, title, 24, INK, anchor="la")
     for k, c in enumerate(clashes):
         x = LEFT + k * (CARD_W + GAP)
-        d.text((x + CARD_W / 2, 64), f"slot {k + 1}", fill=MUTED, font=_font(16), anchor="mm")
+        canvas.text(x + CARD_W / 2, 64, f"slot {k + 1}", 16, MUTED, anchor="mm")
     for side, y in enumerate(ROW_Y):
-        d.text((20, y + 20), players[side], fill=INK, font=_font(22))
+        canvas.text(20, y + 20, players[side], 22, INK, anchor="la")
         share = max(0, min(LANTERN, lights[side])) / LANTERN
-        d.rectangle((20, y + 60, 200, y + 80), outline=INK, width=2)
+        canvas.rect((20, y + 60, 201, y + 81), outline=INK, width=2)
         if share:
-            d.rectangle((22, y + 62, 22 + 176 * share, y + 78), fill=(232, 180, 40))
-        d.text((20, y + 92), f"{lights[side]} lights", fill=INK, font=_font(18))
+            canvas.rect((22, y + 62, 23 + 176 * share, y + 79), fill=(232, 180, 40))
+        canvas.text(20, y + 92, f"{lights[side]} lights", 18, INK, anchor="la")
         for k, c in enumerate(clashes):
             x = LEFT + k * (CARD_W + GAP)
             card, fate = c.cards[side], c.fates[side]
-            box = (x, y, x + CARD_W, y + CARD_H)
-            if card is None:
-                for dx in range(0, CARD_W, 16):  # a dashed outline
-                    d.line((x + dx, y, x + min(dx + 8, CARD_W), y), fill=MUTED, width=2)
-                    d.line((x + dx, y + CARD_H, x + min(dx + 8, CARD_W), y + CARD_H), fill=MUTED, width=2)
-                d.text((x + CARD_W / 2, y + CARD_H / 2), "empty", fill=MUTED, font=_font(18), anchor="mm")
+            if card is None:  # an empty slot: dashed above and below
+                canvas.dashed_line((x, y), (x + CARD_W, y), MUTED, width=2, dash=8)
+                canvas.dashed_line((x, y + CARD_H), (x + CARD_W, y + CARD_H), MUTED, width=2, dash=8)
+                canvas.text(x + CARD_W / 2, y + CARD_H / 2, "empty", 18, MUTED, anchor="mm")
                 continue
-            d.rounded_rectangle(box, radius=10, fill=COLOURS[card.element])
-            d.text((x + CARD_W / 2, y + 30), card.title, fill=(255, 255, 255), font=_font(20), anchor="mm")
+            # a slot runs from x to x + CARD_W included, as the dashes of an empty one do
+            canvas.rect((x, y, x + CARD_W + 1, y + CARD_H + 1), fill=COLOURS[card.element], radius=10)
+            canvas.text(x + CARD_W / 2, y + 30, card.title, 20, (255, 255, 255), anchor="mm")
             subtitle = card.name if card.is_spirit else str(card.effect)  # an action's title is its name
-            d.text((x + CARD_W / 2, y + 58), subtitle, fill=(240, 240, 240), font=_font(15), anchor="mm")
-            d.rounded_rectangle((x + 14, y + 80, x + CARD_W - 14, y + 108), radius=6, fill=(255, 255, 255))
+            canvas.text(x + CARD_W / 2, y + 58, subtitle, 15, (240, 240, 240), anchor="mm")
+            canvas.rect((x + 14, y + 80, x + CARD_W - 13, y + 109), fill=(255, 255, 255), radius=6)
             label = fate.value + (" (failed)" if fate is Fate.RESOLVED and c.failed[side] else "")
-            d.text((x + CARD_W / 2, y + 94), label, fill=FATE_INK[fate], font=_font(15), anchor="mm")
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False)
-    return out.getvalue()
+            canvas.text(x + CARD_W / 2, y + 94, label, 15, FATE_INK[fate], anchor="mm")
+    return canvas.png()

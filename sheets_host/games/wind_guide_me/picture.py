@@ -21,15 +21,12 @@ True
 
 from __future__ import annotations
 
-import functools
-import io
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
-
-from .rules import POSITIONS, position_angle
+from ...drawing import Canvas
+from .rules import position_angle
 
 
 @dataclass(frozen=True)
@@ -57,7 +54,6 @@ class SiteView:
 
 # --- look ---------------------------------------------------------------------------------
 
-SCALE = 2  # drawn at twice the size, then shrunk: cheap anti-aliasing
 WIDTH = 1400
 COLUMNS = 7
 CELL_W = WIDTH // COLUMNS
@@ -87,72 +83,6 @@ PLAYER_COLOURS = (
 )
 
 
-@functools.lru_cache(maxsize=None)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.load_default(size=size * SCALE)
-    except (TypeError, ImportError, OSError):  # Pillow < 10.1 or no FreeType: fixed bitmap font
-        return ImageFont.load_default()
-
-
-class _Canvas:
-    """ImageDraw in final-image pixels (floats), drawn at SCALE times the size."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.width, self.height = width, height
-        self.image = Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND)
-        self.draw = ImageDraw.Draw(self.image)
-
-    @staticmethod
-    def _s(*values: float) -> list[float]:
-        return [v * SCALE for v in values]
-
-    def rect(self, box: tuple[float, float, float, float], fill=None, outline=None, width: float = 1) -> None:
-        self.draw.rectangle(self._s(*box), fill=fill, outline=outline, width=round(width * SCALE))
-
-    def circle(self, x: float, y: float, r: float, fill=None, outline=None, width: float = 1) -> None:
-        self.draw.ellipse(self._s(x - r, y - r, x + r, y + r), fill=fill, outline=outline,
-                          width=round(width * SCALE))
-
-    def line(self, points: Sequence[tuple[float, float]], fill, width: float = 1) -> None:
-        self.draw.line([tuple(self._s(*p)) for p in points], fill=fill, width=round(width * SCALE))
-
-    def polygon(self, points: Sequence[tuple[float, float]], fill) -> None:
-        self.draw.polygon([tuple(self._s(*p)) for p in points], fill=fill)
-
-    def size(self, text: str, size: int) -> tuple[float, float]:
-        left, top, right, bottom = self.draw.textbbox((0, 0), text, font=_font(size))
-        return (right - left) / SCALE, (bottom - top) / SCALE
-
-    def text(self, x: float, y: float, text: str, size: int, fill, align: str = "center") -> None:
-        """Draws `text` with its ink box centred vertically on y; horizontally centred on x,
-        starting at x ('left') or ending at x ('right')."""
-        font = _font(size)
-        left, top, right, bottom = self.draw.textbbox((0, 0), text, font=font)
-        w, h = right - left, bottom - top
-        sx = {"left": x * SCALE, "center": x * SCALE - w / 2, "right": x * SCALE - w}[align]
-        self.draw.text((sx - left, y * SCALE - h / 2 - top), text, font=font, fill=fill)
-
-    def arrow(self, x0: float, y0: float, x1: float, y1: float, fill, width: float = 2.5,
-              head: float = 9.0) -> None:
-        length = math.hypot(x1 - x0, y1 - y0)
-        if length < 1e-9:
-            self.circle(x0, y0, width, fill=fill)
-            return
-        ux, uy = (x1 - x0) / length, (y1 - y0) / length
-        head = min(head, length * 0.6)
-        bx, by = x1 - ux * head, y1 - uy * head
-        self.line([(x0, y0), (bx + ux, by + uy)], fill=fill, width=width)
-        half = head * 0.5
-        self.polygon([(x1, y1), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)],
-                     fill=fill)
-
-    def png(self) -> bytes:
-        out = io.BytesIO()
-        self.image.reduce(SCALE).save(out, format="PNG")  # box average: no ringing
-        return out.getvalue()
-
-
 def _on_screen(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:
     return cx + r * math.cos(angle), cy - r * math.sin(angle)
 
@@ -164,18 +94,18 @@ def _players(sites: Sequence[SiteView], resultants: Mapping[str, tuple[float, fl
     return list(seen)
 
 
-def _fit(canvas: _Canvas, text: str, size: int, max_width: float) -> str:
+def _fit(canvas: Canvas, text: str, size: int, max_width: float) -> str:
     """`text`, cut with an ellipsis if needed to fit in max_width pixels."""
-    if canvas.size(text, size)[0] <= max_width:
+    if canvas.text_size(text, size)[0] <= max_width:
         return text
     for cut in range(len(text) - 1, 0, -1):
         short = text[:cut].rstrip() + "…"
-        if canvas.size(short, size)[0] <= max_width:
+        if canvas.text_size(short, size)[0] <= max_width:
             return short
     return text[:1]
 
 
-def _short_names(canvas: _Canvas, names: Sequence[str], size: int, max_width: float) -> dict[str, str]:
+def _short_names(canvas: Canvas, names: Sequence[str], size: int, max_width: float) -> dict[str, str]:
     """A label per name that fits in max_width and tells the names apart."""
     labels = {name: _fit(canvas, name, size, max_width) for name in names}
     counts: dict[str, int] = {}
@@ -187,7 +117,7 @@ def _short_names(canvas: _Canvas, names: Sequence[str], size: int, max_width: fl
         if counts[label] > 1:  # two long names cut alike: number them in order
             taken[label] = taken.get(label, 0) + 1
             suffix = str(taken[label])
-            room = max_width - canvas.size(suffix, size)[0]
+            room = max_width - canvas.text_size(suffix, size)[0]
             labels[name] = _fit(canvas, name, size, room).rstrip("…") + "…" + suffix
     return labels
 
@@ -200,7 +130,7 @@ CAPTION_SIZE = 17
 DETAIL_SIZE = 14
 
 
-def _draw_site(canvas: _Canvas, site: SiteView, left: float, top: float, labels: Mapping[str, str],
+def _draw_site(canvas: Canvas, site: SiteView, left: float, top: float, labels: Mapping[str, str],
                colours: Mapping[str, tuple[int, int, int]], vector_scale: float) -> None:
     failed = site.failed is not None
     if failed:
@@ -214,12 +144,12 @@ def _draw_site(canvas: _Canvas, site: SiteView, left: float, top: float, labels:
     for k, name in enumerate(site.seats):
         angle = position_angle(k + 1, n)
         text = labels.get(name, name)
-        w, h = canvas.size(text, LABEL_SIZE)
+        w, h = canvas.text_size(text, LABEL_SIZE)
         c, s = math.cos(angle), math.sin(angle)
         d = label_r + abs(c) * w / 2 + abs(s) * h / 2
         x, y = _on_screen(cx, cy, d, angle)
         x = min(max(x, left + 3 + w / 2), left + CELL_W - 3 - w / 2)
-        canvas.text(x, y, text, LABEL_SIZE, FAILED_INK if failed else colours.get(name, INK))
+        canvas.text(x, y, text, LABEL_SIZE, FAILED_INK if failed else colours.get(name, INK), align="center")
 
     # positions: free rings and stones
     for position in range(1, n + 1):
@@ -228,7 +158,7 @@ def _draw_site(canvas: _Canvas, site: SiteView, left: float, top: float, labels:
             canvas.circle(x, y, DISC, fill=FAILED_INK if failed else STONE)
             power = site.stones[position]
             if power is not None:
-                canvas.text(x, y, str(power), POWER_SIZE, STONE_TEXT)
+                canvas.text(x, y, str(power), POWER_SIZE, STONE_TEXT, align="center")
         else:
             canvas.circle(x, y, DISC, fill=FREE_FILL, outline=FAILED_INK if failed else RING, width=1.5)
 
@@ -237,7 +167,8 @@ def _draw_site(canvas: _Canvas, site: SiteView, left: float, top: float, labels:
         canvas.arrow(cx, cy, cx + vx * vector_scale, cy - vy * vector_scale, VECTOR)
 
     # caption
-    canvas.text(cx, top + 176, f"Site {site.number}", CAPTION_SIZE, FAILED_INK if failed else INK)
+    canvas.text(cx, top + 176, f"Site {site.number}", CAPTION_SIZE, FAILED_INK if failed else INK,
+                align="center")
     if failed:
         detail, ink = f"failed: {site.failed}", FAILED_TEXT
     else:
@@ -247,42 +178,42 @@ def _draw_site(canvas: _Canvas, site: SiteView, left: float, top: float, labels:
         if site.vector is not None:
             detail += f", length {math.hypot(*site.vector):.1f}"
         ink = MUTED
-    canvas.text(cx, top + 200, detail, DETAIL_SIZE, ink)
+    canvas.text(cx, top + 200, detail, DETAIL_SIZE, ink, align="center")
 
 
-def _draw_header(canvas: _Canvas, title: str, players: Sequence[str],
+def _draw_header(canvas: Canvas, title: str, players: Sequence[str],
                  colours: Mapping[str, tuple[int, int, int]], any_vector: bool) -> None:
-    canvas.text(24, 30, title, 26, INK, align="left")
+    canvas.text(24, 30, title, 26, INK)
     # key: free position, stone (power hidden), stone with power, site vector
     x, y = 24, 72
     canvas.circle(x + DISC, y, DISC, fill=FREE_FILL, outline=RING, width=1.5)
-    canvas.text(x + 2 * DISC + 8, y, "free position", DETAIL_SIZE, MUTED, align="left")
-    x += 2 * DISC + 16 + canvas.size("free position", DETAIL_SIZE)[0] + 20
+    canvas.text(x + 2 * DISC + 8, y, "free position", DETAIL_SIZE, MUTED)
+    x += 2 * DISC + 16 + canvas.text_size("free position", DETAIL_SIZE)[0] + 20
     canvas.circle(x + DISC, y, DISC, fill=STONE)
-    canvas.text(x + 2 * DISC + 8, y, "stone", DETAIL_SIZE, MUTED, align="left")
-    x += 2 * DISC + 16 + canvas.size("stone", DETAIL_SIZE)[0] + 20
+    canvas.text(x + 2 * DISC + 8, y, "stone", DETAIL_SIZE, MUTED)
+    x += 2 * DISC + 16 + canvas.text_size("stone", DETAIL_SIZE)[0] + 20
     canvas.circle(x + DISC, y, DISC, fill=STONE)
-    canvas.text(x + DISC, y, "4", POWER_SIZE, STONE_TEXT)
-    canvas.text(x + 2 * DISC + 8, y, "stone of power 4", DETAIL_SIZE, MUTED, align="left")
-    x += 2 * DISC + 16 + canvas.size("stone of power 4", DETAIL_SIZE)[0] + 20
+    canvas.text(x + DISC, y, "4", POWER_SIZE, STONE_TEXT, align="center")
+    canvas.text(x + 2 * DISC + 8, y, "stone of power 4", DETAIL_SIZE, MUTED)
+    x += 2 * DISC + 16 + canvas.text_size("stone of power 4", DETAIL_SIZE)[0] + 20
     if any_vector:
         canvas.arrow(x, y, x + 30, y, VECTOR)
-        canvas.text(x + 38, y, "site vector", DETAIL_SIZE, MUTED, align="left")
-        x += 38 + canvas.size("site vector", DETAIL_SIZE)[0] + 20
-    canvas.text(x + 4, y, "position 1 at the top, then clockwise", DETAIL_SIZE, MUTED, align="left")
+        canvas.text(x + 38, y, "site vector", DETAIL_SIZE, MUTED)
+        x += 38 + canvas.text_size("site vector", DETAIL_SIZE)[0] + 20
+    canvas.text(x + 4, y, "position 1 at the top, then clockwise", DETAIL_SIZE, MUTED)
     # players, in their colours, right-aligned on the title line
     right = WIDTH - 24
     for name in reversed(players):
         text = _fit(canvas, name, 16, 150)
         canvas.text(right, 30, text, 16, colours[name], align="right")
-        right -= canvas.size(text, 16)[0] + 16
+        right -= canvas.text_size(text, 16)[0] + 16
 
 
-def _draw_resultants(canvas: _Canvas, top: float, resultants: Mapping[str, tuple[float, float]],
+def _draw_resultants(canvas: Canvas, top: float, resultants: Mapping[str, tuple[float, float]],
                      colours: Mapping[str, tuple[int, int, int]], labels: Mapping[str, str]) -> None:
     canvas.line([(24, top), (WIDTH - 24, top)], fill=AXIS, width=1)
     canvas.text(24, top + 26, "Players' resultants (sum of the vectors of the sites where they placed a stone)",
-                CAPTION_SIZE, INK, align="left")
+                CAPTION_SIZE, INK)
     cx, cy, radius = 380.0, top + 250, 185.0
     longest = max((math.hypot(*v) for v in resultants.values()), default=0.0)
     scale = radius / longest if longest > 0 else 0.0
@@ -290,7 +221,7 @@ def _draw_resultants(canvas: _Canvas, top: float, resultants: Mapping[str, tuple
     canvas.line([(cx, cy - radius - 20), (cx, cy + radius + 20)], fill=AXIS, width=1)
     if longest > 0:
         canvas.circle(cx, cy, radius, outline=AXIS, width=1)
-        canvas.text(cx + radius * 0.72 + 4, cy + radius * 0.72 + 10, f"{longest:.2f}", 12, MUTED, align="left")
+        canvas.text(cx + radius * 0.72 + 4, cy + radius * 0.72 + 10, f"{longest:.2f}", 12, MUTED)
     placed: list[tuple[float, float, float, float]] = []  # label boxes already drawn
     arrows = sorted(resultants.items(), key=lambda item: -math.hypot(*item[1]))
     for name, (vx, vy) in arrows:
@@ -298,7 +229,7 @@ def _draw_resultants(canvas: _Canvas, top: float, resultants: Mapping[str, tuple
     for name, (vx, vy) in arrows:  # labels after all arrows, longest first, nudged apart
         length = math.hypot(vx, vy)
         text = f"{labels.get(name, name)} {length:.2f}"
-        w, h = canvas.size(text, LABEL_SIZE)
+        w, h = canvas.text_size(text, LABEL_SIZE)
         ux, uy = (vx / length, -vy / length) if length > 0 else (1.0, 0.0)
         ex, ey = cx + vx * scale, cy - vy * scale
         lx, ly = ex + ux * (8 + w / 2), ey + uy * (8 + h / 2)
@@ -309,18 +240,18 @@ def _draw_resultants(canvas: _Canvas, top: float, resultants: Mapping[str, tuple
                 break
         placed.append(box)
         canvas.rect(box, fill=BACKGROUND)
-        canvas.text(lx, y, text, LABEL_SIZE, colours.get(name, INK))
+        canvas.text(lx, y, text, LABEL_SIZE, colours.get(name, INK), align="center")
     # ranking
     x, y = 760.0, top + 80
-    canvas.text(x, y, "Distance from (0, 0)", CAPTION_SIZE, INK, align="left")
+    canvas.text(x, y, "Distance from (0, 0)", CAPTION_SIZE, INK)
     ranked = sorted(resultants.items(), key=lambda item: -math.hypot(*item[1]))
     for rank, (name, (vx, vy)) in enumerate(ranked, start=1):
         y += 40
         canvas.circle(x + 8, y, 7, fill=colours.get(name, INK))
-        canvas.text(x + 26, y, f"{rank}.", 18, INK, align="left")
-        canvas.text(x + 56, y, _fit(canvas, name, 18, 330), 18, colours.get(name, INK), align="left")
+        canvas.text(x + 26, y, f"{rank}.", 18, INK)
+        canvas.text(x + 56, y, _fit(canvas, name, 18, 330), 18, colours.get(name, INK))
         canvas.text(x + 480, y, f"{math.hypot(vx, vy):.2f}", 18, INK, align="right")
-        canvas.text(x + 500, y, f"({vx:+.2f}, {vy:+.2f})", 14, MUTED, align="left")
+        canvas.text(x + 500, y, f"({vx:+.2f}, {vy:+.2f})", 14, MUTED)
 
 
 def draw_sites(sites: Sequence[SiteView], title: str,
@@ -333,7 +264,7 @@ def draw_sites(sites: Sequence[SiteView], title: str,
     """
     rows = max(1, math.ceil(len(sites) / COLUMNS))
     height = HEADER_H + rows * CELL_H + (PANEL_H if resultants else 0) + 8
-    canvas = _Canvas(WIDTH, height)
+    canvas = Canvas(WIDTH, height, BACKGROUND)
     players = list(dict.fromkeys([*(players or ()), *_players(sites, resultants)]))
     colours = {name: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, name in enumerate(players)}
     labels = _short_names(canvas, players, LABEL_SIZE, 54)
