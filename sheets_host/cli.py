@@ -108,8 +108,9 @@ def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}
 @_friendly
 def check(where: str = typer.Argument(..., help="The game: a folder, or the host spreadsheet's id or URL."),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
-    """Read every submission, print who has submitted and their problems, and tell each player
-    in their own book. Changes no game state.
+    """Read every submission, report problems, and tell each player in their own book.
+
+    Changes no game state.
 
     Example: sheets-host check games/wgm
     """
@@ -213,8 +214,9 @@ def simulate(game: str = typer.Argument(..., help=f"One of: {', '.join(game_name
              games: int = typer.Option(1000, "--games", min=1), seed: int = typer.Option(1, "--seed"),
              players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
              as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
-    """Play N whole games in memory with bots making random legal submissions: outcome statistics
-    and throughput. This is the benchmark.
+    """Play N whole games in memory with bots: outcome statistics and throughput (the benchmark).
+
+    The bots make random legal submissions, as in demo and the property tests.
 
     Example: sheets-host simulate wind-guide-me --games 1000 --seed 1
     """
