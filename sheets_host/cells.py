@@ -30,9 +30,10 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import TypeVar
 
 from .errors import SheetsHostError
 
@@ -40,6 +41,9 @@ _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _INT_IN_TEXT = re.compile(r"^[^\d+-]*?([+-]?\d+)(?:\.0+)?\s*$")
+
+
+T = TypeVar("T")
 
 
 class CellError(SheetsHostError):
@@ -223,3 +227,24 @@ class SubmitRow:
 
     def get(self, column: str) -> object:
         return self.values.get(column)
+
+    def read(self, column: str, parse: Callable[[object], T], problems: list[Problem],
+             dropped: str = "row dropped") -> T | None:
+        """The cell of `column` read by `parse` (e.g. lambda v: as_int(v, 1, 5, "a position")); on a
+        CellError the problem is added, naming the row and column and saying what happens
+        (`dropped`), and None returned.
+
+        >>> row = SubmitRow("Ada", 3, ["kind", "site"], {"kind": "stone", "site": "nine"})
+        >>> problems = []
+        >>> row.read("kind", lambda v: as_choice(v, ["stone", "fake"], "a kind"), problems)
+        'stone'
+        >>> row.read("site", lambda v: as_int(v, 1, 5, "a site"), problems) is None
+        True
+        >>> print(*problems)
+        Ada: row 3, column 'site' (B): 'nine' is out of range (a site: 1 to 5); row dropped
+        """
+        try:
+            return parse(self.get(column))
+        except CellError as e:
+            problems.append(self.problem(column, f"{e}; {dropped}"))
+            return None

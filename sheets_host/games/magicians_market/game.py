@@ -349,18 +349,14 @@ class MagiciansMarket(Game[MarketState, Orders]):
         extra = None
         later = []  # gifts and bids are read once the generation is known
         for row in rows:
-            try:
-                action = cells.as_choice(row.get("action"), ACTIONS, "an action", ACTION_ALIASES)
-            except CellError as e:
-                problems.append(row.problem("action", f"{e}; row dropped"))
+            action = row.read("action", lambda v: cells.as_choice(v, ACTIONS, "an action", ACTION_ALIASES), problems)
+            if action is None:
                 continue
             if action in ("gift", "bid"):
                 later.append((action, row))
                 continue
-            try:
-                goods = _goods_in(s, row.get("good"))
-            except CellError as e:
-                problems.append(row.problem("good", f"{e}; row dropped"))
+            goods = row.read("good", lambda v: _goods_in(s, v), problems)
+            if goods is None:
                 continue
             if not cells.is_blank(row.get("amount")):
                 problems.append(row.problem("amount", f"ignored: {action} gives one of each good named"))
@@ -410,21 +406,15 @@ class MagiciansMarket(Game[MarketState, Orders]):
 
     def _gift_row(self, s: Settings, players: Sequence[str], player: str, row: SubmitRow, held: Counter,
                   given: Counter, problems: list[Problem]) -> Gift | None:
-        try:
-            good = cells.as_choice(row.get("good"), s.goods, "a good", s.good_aliases)
-        except CellError as e:
-            problems.append(row.problem("good", f"{e}; row dropped"))
+        good = row.read("good", lambda v: cells.as_choice(v, s.goods, "a good", s.good_aliases), problems)
+        if good is None:
             return None
-        try:
-            to = cells.as_choice(row.get("to"), players, "a player")
-        except CellError as e:
-            problems.append(row.problem("to", f"{e}; row dropped"))
+        to = row.read("to", lambda v: cells.as_choice(v, players, "a player"), problems)
+        if to is None:
             return None
-        try:
-            count = 1 if cells.is_blank(row.get("amount")) else cells.as_int(row.get("amount"), 1, MOST,
-                                                                              "how many")
-        except CellError as e:
-            problems.append(row.problem("amount", f"{e}; row dropped"))
+        count = row.read("amount", lambda v: 1 if cells.is_blank(v) else cells.as_int(v, 1, MOST, "how many"),
+                         problems)
+        if count is None:
             return None
         if to == player:
             problems.append(row.problem("to", "you cannot gift to yourself; row dropped"))
@@ -761,16 +751,13 @@ def _good(s: Settings, r: dict, tab: str, column: str, errors: list[SchemaError]
 
 
 def _bid_row(s: Settings, row: SubmitRow, problems: list[Problem]) -> Bid | None:
-    try:
-        magician = cells.as_choice(row.get("to"), s.magician_names, "a magician", s.magician_aliases)
-    except CellError as e:
-        problems.append(row.problem("to", f"{e}; bid dropped"))
+    magician = row.read("to", lambda v: cells.as_choice(v, s.magician_names, "a magician", s.magician_aliases),
+                        problems, "bid dropped")
+    if magician is None:
         return None
-    try:
-        coins = cells.as_int(_COINS.sub("", cells.text(row.get("amount"))) or row.get("amount"), 1, MOST,
-                             "coins to bid")
-    except CellError as e:
-        problems.append(row.problem("amount", f"{e}; bid dropped"))
+    coins = row.read("amount", lambda v: cells.as_int(_COINS.sub("", cells.text(v)) or v, 1, MOST, "coins to bid"),
+                     problems, "bid dropped")
+    if coins is None:
         return None
     return Bid(magician, coins)
 

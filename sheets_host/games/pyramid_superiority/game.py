@@ -346,11 +346,9 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
         found: dict[str, tuple[SubmitRow, Any]] = {}
         sends: list[tuple[SubmitRow, Transfer]] = []
         for row in rows:
-            try:
-                kind = cells.as_choice(row.get("what"), list(ROW_KINDS), "a row kind",
-                                       {a: k for k, names in ROW_KINDS.items() for a in names})
-            except CellError as e:
-                problems.append(row.problem("what", f"{e}; row dropped"))
+            kind = row.read("what", lambda v: cells.as_choice(
+                v, list(ROW_KINDS), "a row kind", {a: k for k, names in ROW_KINDS.items() for a in names}), problems)
+            if kind is None:
                 continue
             if kind not in allowed:
                 who, stage = ("guests", "proposal") if guest else ("players", "construction")

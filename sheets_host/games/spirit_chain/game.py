@@ -410,10 +410,9 @@ class SpiritChain(Game[Duel, Move]):
         """(time, Move) of one row, or (None, None) when the row is not a valid submission."""
         stamp = None
         if timed and not cells.is_blank(row.get(STAMP)):
-            try:
-                stamp = cells.as_time(row.get(STAMP), "when you submitted")
-            except CellError as e:
-                problems.append(row.problem(STAMP, f"{e}; this row does not count"))
+            stamp = row.read(STAMP, lambda v: cells.as_time(v, "when you submitted"), problems,
+                             "this row does not count")
+            if stamp is None:
                 return None, None
             at = cells.text(row.get(STAMP))
             if window.opened and stamp < window.opened:
@@ -444,12 +443,11 @@ class SpiritChain(Game[Duel, Move]):
             return None
         bids, lot = [], state.open_lot()
         for column, card in zip(Phase.AUCTION.columns, lot):
-            raw = row.get(column)
-            try:
-                bids.append(0 if cells.is_blank(raw) else cells.as_int(raw, 0, LANTERN, f"a bid in lights on {card.card}"))
-            except CellError as e:
-                problems.append(row.problem(column, f"{e}; this row does not count"))
+            bid = row.read(column, lambda v: 0 if cells.is_blank(v) else cells.as_int(
+                v, 0, LANTERN, f"a bid in lights on {card.card}"), problems, "this row does not count")
+            if bid is None:
                 return None
+            bids.append(bid)
         lights = state.lights[seat]
         if sum(bids) > lights:
             problems.append(row.problem(None, f"bids total {sum(bids)}, more than your {lights} lights: this "
@@ -545,10 +543,8 @@ class SpiritChain(Game[Duel, Move]):
             if is_empty_word(raw):
                 slots.append(None)
                 continue
-            try:
-                card = book.read(raw, "a card")
-            except CellError as e:
-                problems.append(row.problem(column, f"{e}; this row does not count"))
+            card = row.read(column, lambda v: book.read(v, "a card"), problems, "this row does not count")
+            if card is None:
                 return None
             title = card.title
             if used[title] >= free[title]:

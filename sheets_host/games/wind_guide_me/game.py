@@ -277,19 +277,17 @@ class WindGuideMe(Game[WindState, Orders]):
         fake: Placement | None = None
         light_used = False
         for row in rows:
-            try:
-                kind = cells.as_choice(row.get("kind") or "stone", ("stone", "fake"), "a kind", KIND_ALIASES)
-            except CellError as e:
-                problems.append(row.problem("kind", f"{e}; row dropped"))
+            kind = row.read("kind", lambda v: cells.as_choice(v or "stone", ("stone", "fake"), "a kind", KIND_ALIASES),
+                            problems)
+            if kind is None:
                 continue
             values = {}
             for column, lo, hi, what in (("site", 1, len(state.sites), "a site"),
                                          ("position", 1, POSITIONS, "a position"),
                                          ("stone", rules.MIN_POWER, rules.MAX_POWER, "a power")):
-                try:
-                    values[column] = cells.as_int(row.get(column), lo, hi, what)
-                except CellError as e:
-                    problems.append(row.problem(column, f"{e}; row dropped"))
+                value = row.read(column, lambda v: cells.as_int(v, lo, hi, what), problems)
+                if value is not None:
+                    values[column] = value
             if len(values) < 3:
                 continue
             site, position, power = values["site"], values["position"], values["stone"]
