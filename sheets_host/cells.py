@@ -23,6 +23,13 @@ sheets_host.cells.CellError: '=A1+1' is a formula; type the value itself (a powe
 Traceback (most recent call last):
 ...
 sheets_host.cells.CellError: 'drak' is not an artefact (did you mean 'dark'?); allowed: light, dark
+
+A message quotes a cell cut to about 40 characters, so a pasted essay cannot flood it:
+
+>>> as_int("9" * 5000, 1, 21, "a site")
+Traceback (most recent call last):
+...
+sheets_host.cells.CellError: '999999999999999999999999999999999999999…' is out of range (a site: 1 to 21)
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from decimal import Decimal
 from typing import TypeVar
 
 from .errors import SheetsHostError
@@ -41,6 +49,8 @@ _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _INT_IN_TEXT = re.compile(r"^[^\d+-]*?([+-]?\d+)(?:\.0+)?\s*$")
+_MAX_DIGITS = 100  # more significant digits than this is out of any range a cell is read in
+_QUOTED = 40  # the most characters of a cell a message quotes
 
 
 T = TypeVar("T")
@@ -84,7 +94,28 @@ def text(raw: object) -> str:
         return ""
     if isinstance(raw, float) and raw.is_integer():
         raw = int(raw)
+    if isinstance(raw, int) and raw.bit_length() > 14_000:  # str() refuses ints past 4,300 digits
+        raw = Decimal(raw)
     return " ".join(str(raw).split())
+
+
+def clip(raw: object) -> str:
+    """The cell's text cut to about 40 characters, as a message shows it.
+
+    >>> clip("  Wind   Guide "), clip("x" * 50)
+    ('Wind Guide', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…')
+    """
+    t = text(raw)
+    return t if len(t) <= _QUOTED else t[:_QUOTED - 1] + "…"
+
+
+def quote(raw: object) -> str:
+    """The cell as a message quotes it: its clipped text in quotes.
+
+    >>> print(quote(" it's "), quote(10**5000 - 1))
+    "it's" '999999999999999999999999999999999999999…'
+    """
+    return repr(clip(raw))
 
 
 def fold(value: str) -> str:
@@ -98,7 +129,7 @@ def fold(value: str) -> str:
 
 def _formula_check(raw: object, allowed: str) -> None:
     if isinstance(raw, str) and raw.strip().startswith("="):
-        raise CellError(f"{text(raw)!r} is a formula; type the value itself ({allowed})")
+        raise CellError(f"{quote(raw)} is a formula; type the value itself ({allowed})")
 
 
 def as_int(raw: object, lo: int, hi: int, what: str) -> int:
@@ -121,11 +152,13 @@ def as_int(raw: object, lo: int, hi: int, what: str) -> int:
         else:
             m = _INT_IN_TEXT.match(t)
             if m and not re.search(r"\d", t[: m.start(1)]):
+                if len(m.group(1).lstrip("+-").lstrip("0")) > _MAX_DIGITS:  # int() refuses 4,300 digits
+                    raise CellError(f"{quote(raw)} is out of range ({allowed})")
                 value = int(m.group(1))
     if value is None:
-        raise CellError(f"{text(raw)!r} is not a whole number ({allowed})")
+        raise CellError(f"{quote(raw)} is not a whole number ({allowed})")
     if not lo <= value <= hi:
-        raise CellError(f"{text(raw)!r} is out of range ({allowed})")
+        raise CellError(f"{quote(raw)} is out of range ({allowed})")
     return value
 
 
@@ -154,8 +187,11 @@ def as_time(raw: object, what: str) -> datetime:
                 raise ValueError
             value = datetime.fromisoformat(re.sub(r"\s*(utc|gmt)$", "", t, flags=re.IGNORECASE))
         except ValueError:
-            raise CellError(f"{t!r} is not a time ({allowed})") from None
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+            raise CellError(f"{quote(t)} is not a time ({allowed})") from None
+    try:
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    except OverflowError:  # e.g. 0001-01-01 00:00+01:00, which is before year 1 in UTC
+        raise CellError(f"{quote(raw)} is not a time ({allowed})") from None
 
 
 def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[str, str] | None = None) -> str:
@@ -173,7 +209,7 @@ def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[s
     sheets_host.cells.CellError: 'up' is not a corner; allowed: top-left, top-right
     """
     options = list(choices)
-    allowed = ", ".join(options)
+    allowed = ", ".join(options) or "nothing (none are listed)"
     _formula_check(raw, f"{what}; allowed: {allowed}")
     t = text(raw)
     folded = fold(t)
@@ -186,7 +222,7 @@ def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[s
             return starts.pop()
     close = difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=0.6)
     hint = f" (did you mean {by_fold[close[0]]!r}?)" if close else ""
-    raise CellError(f"{t!r} is not {what}{hint}; allowed: {allowed}")
+    raise CellError(f"{quote(t)} is not {what}{hint}; allowed: {allowed}")
 
 
 @dataclass(frozen=True)

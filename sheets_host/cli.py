@@ -40,7 +40,7 @@ def _friendly(fn):
     def run(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except SheetsHostError as e:
+        except (SheetsHostError, OSError) as e:  # a file a host can fix (permissions, a full disk)
             typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
 
@@ -75,7 +75,8 @@ def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}
         setting: list[str] = typer.Option([], "--set", help="A game setting, key=value (repeatable)."),
         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH,
         folder: Optional[str] = typer.Option(None, "--folder", help="Google: a shared-drive folder id for the books."),
-        adopt: Optional[Path] = typer.Option(None, "--adopt", help="Google: CSV of role,spreadsheet id to use instead of creating.")):
+        adopt: Optional[Path] = typer.Option(None, "--adopt", help="Google: CSV of role,spreadsheet id to use instead of creating."),
+        force: bool = typer.Option(False, "--force", help="Replace a game already there, removing its books.")):
     """Create the books of a new game.
 
     Example: sheets-host new wind-guide-me games/wgm --players Ann,Bo,Cy,Di,Ed,Fay,Gus --seed 7
@@ -95,7 +96,7 @@ def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}
             if rows and rows[0][0].strip().casefold() == "role":
                 rows = rows[1:]  # a header line
             b.adopt({row[0].strip(): row[1].strip() for row in rows})
-    session = engine.new_game(b, game, names, seed, emails, settings)
+    session = engine.new_game(b, game, names, seed, emails, settings, force=force)
     typer.echo(f"{session.game.title}: new game for {', '.join(session.players)} (seed {seed}).")
     for role, label in [("host", "host book"), ("public", "public book")] + [
             (f"player:{p}", f"{p}'s book") for p in session.players]:
@@ -141,6 +142,8 @@ def resolve(where: str = typer.Argument(..., help="The game: a folder, or the ho
                    "Run resolve again for the next round.")
         return
     typer.echo(f"round {report.round} {report.action}.")
+    if report.note:
+        typer.echo(report.note)
     for reading in report.readings.values():
         for problem in reading.parsed.problems:
             typer.echo(f"  {problem}")
@@ -194,14 +197,15 @@ def status(where: str = typer.Argument(..., help="The game: a folder, or the hos
 @app.command()
 @_friendly
 def demo(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(game_names())}."),
-         where: Path = typer.Argument(Path("demo"), help="A folder for the books (replaced if it holds a game)."),
+         where: Path = typer.Argument(Path("demo"), help="A folder for the books."),
+         force: bool = typer.Option(False, "--force", help="Replace a game already in the folder."),
          seed: int = typer.Option(1, "--seed"),
          players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text).")):
     """Play a whole game with bots on offline .xlsx books, every round written, and print the standings.
 
     Example: sheets-host demo wind-guide-me demo/
     """
-    report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=typer.echo)
+    report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=typer.echo, force=force)
     typer.echo("\nFinal standings:")
     typer.echo(report.standings.to_string(index=False))
     typer.echo(f"\nBooks: {where}/host.xlsx, {where}/public.xlsx, {where}/players/*.xlsx; "

@@ -44,3 +44,7 @@ class BookError(SheetsHostError):
 
 class UnknownGame(SheetsHostError):
     """No game of that name."""
+
+
+class BusyError(BookError):
+    """Another command holds the game right now; the message names it and says what to do."""

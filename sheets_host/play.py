@@ -29,10 +29,10 @@ def default_settings(game: Game) -> dict[str, Any]:
     import pandas as pd
 
     data_frames, defaults = engine.template(game)
-    frame = engine._reindex(pd.DataFrame([{"key": k, "value": v} for k, v in
+    frame = engine.reindex(pd.DataFrame([{"key": k, "value": v} for k, v in
                                           {"game": game.name, "seed": 0, **defaults}.items()]))
     config = engine.read_config(frame, game)
-    data = {s.name: s.records(engine._reindex(data_frames[s.name])) for s in game.data_tabs}
+    data = {s.name: s.records(engine.reindex(data_frames[s.name])) for s in game.data_tabs}
     return {"config": config, "data": data}
 
 
@@ -109,11 +109,12 @@ def _untidy(value: object, rng) -> object:
 
 
 def demo(game_name: str, backend: Backend, seed: int, players: int | None = None,
-         say: Callable[[str], None] = print, clock: engine.Clock = engine.now_utc) -> engine.ResolveReport:
+         say: Callable[[str], None] = print, clock: engine.Clock = engine.now_utc,
+         force: bool = False) -> engine.ResolveReport:
     """A whole game by bots through real books: new, then for each round submit, check, resolve."""
     game = get_game(game_name)
     names = bot_names(players or game.default_players or game.max_players)
-    engine.new_game(backend, game.name, names, seed, clock=clock)
+    engine.new_game(backend, game.name, names, seed, clock=clock, force=force)
     say(f"{game.title}: new game for {', '.join(names)} (seed {seed})")
     while True:
         session = engine.open_session(backend, clock)

@@ -15,6 +15,7 @@ sheets_host.errors.SchemaErrors: tab 'stones', row 3, column 'count': 'x' is not
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -44,7 +45,17 @@ class Column:
     def __post_init__(self) -> None:
         assert self.kind in KINDS, self.kind
 
-    def expected(self) -> str:
+    def expected(self, players: Sequence[str] = ()) -> str:
+        """What a cell of this column must hold, for a message (`players`: the game's, for kind 'player').
+
+        >>> Column("who", "player").expected(), Column("who", "player").expected(["Ada", "Blaise"])
+        ("one of the game's players (none are listed in the players tab)", 'one of the players: Ada, Blaise')
+        """
+        if self.kind == "player":
+            return ("one of the players: " + ", ".join(players) if players else
+                    "one of the game's players (none are listed in the players tab)")
+        if self.kind == "choice" and not self.choices:
+            return "one of the column's choices (none are defined)"
         bounds = ""
         if self.lo is not None and self.hi is not None:
             bounds = f" from {self.lo:g} to {self.hi:g}"
@@ -68,13 +79,14 @@ class Column:
             raise ValueError("blank")
         if self.kind == "int":
             value = _number(raw)
-            if value is None or not float(value).is_integer():
+            if value is None or (isinstance(value, float) and not value.is_integer()):
                 raise ValueError
             value = int(value)
         elif self.kind == "float":
-            value = _number(raw)
-            if value is None:
-                raise ValueError
+            try:
+                value = float(_number(raw))
+            except (TypeError, OverflowError):  # not a number, or an int beyond float's range
+                raise ValueError from None
         elif self.kind == "bool":
             t = cells.text(raw).casefold()
             if t in ("yes", "y", "true", "1", "x"):
@@ -92,15 +104,17 @@ class Column:
         return value
 
 
-def _number(raw: object) -> float | None:
+def _number(raw: object) -> int | float | None:
+    """A finite number from a number cell or its text; inf and nan are not numbers a host means."""
     if isinstance(raw, bool):
         return None
-    if isinstance(raw, (int, float)):
+    if isinstance(raw, int):
         return raw
     try:
-        return float(cells.text(raw))
+        value = raw if isinstance(raw, float) else float(cells.text(raw))
     except ValueError:
         return None
+    return value if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
@@ -131,7 +145,8 @@ class TabSchema:
                 try:
                     record[col.name] = col.parse(raw, players)
                 except ValueError:
-                    errors.append(SchemaError(self.name, int(row_number), col.name, cells.text(raw), col.expected()))
+                    errors.append(SchemaError(self.name, int(row_number), col.name, cells.clip(raw),
+                                              col.expected(players)))
             out.append(record)
         if errors:
             raise SchemaErrors(errors)

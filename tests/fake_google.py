@@ -3,10 +3,11 @@
 Mounted on a real gspread client's session, it lets gspread's own code run unchanged. It keeps
 what our code relies on: user-entered values typed as Google types them (``stringValue '=x'``
 stays a string, ``formulaValue`` is a formula), trailing blanks trimmed from reads, whole-range
-``updateCells`` clearing, "exceeds grid limits" errors, atomic batch updates, field masks on
-metadata, Drive's storage-quota refusal for service accounts. Anything else answers 404 or 400,
-so a gap shows up as a failing test instead of a silent pass. It takes every https:// request, so
-no test can reach the real Google.
+``updateCells`` clearing, "exceeds grid limits" errors, atomic batch updates with Google's
+refusals of a taken sheet title or an unknown sheetId and the spreadsheet in their reply
+(tests/fake_google_batch.py), hidden sheets, field masks, Drive's storage-quota refusal for
+service accounts. Anything else answers 404 or 400, so a gap shows up as a failing test instead
+of a silent pass. It takes every https:// request, so no test can reach the real Google.
 
 Formulas: FORMULA renders their text; the other renders compute plain arithmetic over numbers
 and same-sheet cell references (``=A1*2+1``) and show ``#ERROR!`` for anything else.
@@ -21,7 +22,6 @@ import operator
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -32,7 +32,13 @@ from google.auth.credentials import AnonymousCredentials
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
-from sheets_host.backends.gsheets import GoogleBackend, RetryingHTTPClient
+from sheets_host.backends.gsheets import GoogleBackend
+from sheets_host.backends.gsheets_client import RetryingHTTPClient
+
+from .fake_google_batch import (
+    BatchUpdates, FakeFile, FakeSheet, GoogleError, cell_index, cell_name, masked, parse_mask,
+    parse_range, raw, set_cell, sheet_name, spreadsheet_resource,
+)
 
 SHEETS_MIME = "application/vnd.google-apps.spreadsheet"
 _STATUS = {400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}
@@ -44,43 +50,13 @@ _FAILURE_MESSAGES = {
 }
 
 
-class GoogleError(Exception):
-    """An error answer: HTTP status, message, and Drive's machine-readable reason if any."""
-
-    def __init__(self, status: int, message: str, reason: str | None = None):
-        super().__init__(message)
-        self.status, self.message, self.reason = status, message, reason
-
-
 class Call(NamedTuple):
     method: str
     path: str  # unquoted, without the query
     status: int | None  # None when the connection was dropped
 
 
-@dataclass
-class FakeSheet:
-    sheet_id: int
-    title: str
-    rows: int = 1000
-    cols: int = 26
-    cells: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)  # (row, col) 0-based -> userEnteredValue
-    protected: list[dict[str, Any]] = field(default_factory=list)
-
-
-@dataclass
-class FakeFile:
-    id: str
-    name: str
-    parents: list[str]
-    sheets: list[FakeSheet]
-    permissions: list[dict[str, Any]] = field(default_factory=list)
-
-    def sheet(self, title: str) -> FakeSheet:
-        return next(s for s in self.sheets if s.title == title)
-
-
-class FakeGoogle(BaseAdapter):
+class FakeGoogle(BatchUpdates, BaseAdapter):
     def __init__(self, *, service_account_quota: bool = False):
         super().__init__()
         self.service_account_quota = service_account_quota  # refuse files outside a (shared-drive) folder
@@ -88,6 +64,10 @@ class FakeGoogle(BaseAdapter):
         self.requests: list[Call] = []
         self.sleeps: list[float] = []  # what the client under test asked to sleep, instead of sleeping
         self._failures: list[tuple[int | None, str | None, str | None]] = []
+        self._lost_answers = 0
+        # Called with (method, path) before a request is answered: lets a test slip another
+        # client's requests in between two of this one's.
+        self.before_request: Callable[[str, str], object] | None = None
         self._random = random.Random(0)
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., dict[str, Any]]]] = [
             ("POST", re.compile(r"/drive/v3/files"), self._create_file),
@@ -113,6 +93,10 @@ class FakeGoogle(BaseAdapter):
         """Drop the connection of the next `n` requests."""
         self._failures += [(None, None, None)] * n
 
+    def lose_next_answer(self) -> None:
+        """Carry out the next request, then drop the connection before answering."""
+        self._lost_answers += 1
+
     def add_spreadsheet(self, title: str, tabs: tuple[str, ...] = ("Sheet1",)) -> str:
         """A spreadsheet made by hand (not through the API); its id."""
         sid = f"fake{len(self.files) + 1:03d}-{title.replace(' ', '_')[:20]}"
@@ -124,7 +108,7 @@ class FakeGoogle(BaseAdapter):
         """A person typing `rows` from `start`: None leaves a cell alone, "" clears it, and with
         `formulas` a string starting with '=' becomes a formula. The grid grows as needed."""
         sheet = self.files[sid].sheet(tab)
-        r0, c0 = _cell_index(start)
+        r0, c0 = cell_index(start)
         sheet.rows = max(sheet.rows, r0 + len(rows))
         sheet.cols = max(sheet.cols, c0 + max(map(len, rows), default=0))
         for i, row in enumerate(rows):
@@ -132,9 +116,9 @@ class FakeGoogle(BaseAdapter):
                 if value is None:
                     continue
                 if formulas and isinstance(value, str) and value.startswith("="):
-                    _set(sheet, r0 + i, c0 + j, {"formulaValue": value})
+                    set_cell(sheet, r0 + i, c0 + j, {"formulaValue": value})
                 else:
-                    _set(sheet, r0 + i, c0 + j, _raw(value))
+                    set_cell(sheet, r0 + i, c0 + j, raw(value))
 
     def values(self, sid: str, tab: str) -> list[list[Any]]:
         """The tab as Google's FORMULA render shows it: trimmed, formulas as their text."""
@@ -143,7 +127,7 @@ class FakeGoogle(BaseAdapter):
 
     def cell(self, sid: str, tab: str, a1: str) -> dict[str, Any]:
         """The userEnteredValue of one cell ({} when empty), to tell a string from a formula."""
-        return self.files[sid].sheet(tab).cells.get(_cell_index(a1), {})
+        return self.files[sid].sheet(tab).cells.get(cell_index(a1), {})
 
     def tabs(self, sid: str) -> list[str]:
         return [s.title for s in self.files[sid].sheets]
@@ -151,6 +135,9 @@ class FakeGoogle(BaseAdapter):
     def grid(self, sid: str, tab: str) -> tuple[int, int]:
         sheet = self.files[sid].sheet(tab)
         return sheet.rows, sheet.cols
+
+    def hidden(self, sid: str, tab: str) -> bool:
+        return self.files[sid].sheet(tab).hidden
 
     def protected(self, sid: str, tab: str) -> list[dict[str, Any]]:
         return self.files[sid].sheet(tab).protected
@@ -169,6 +156,8 @@ class FakeGoogle(BaseAdapter):
              verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
         url = urlsplit(request.url or "")
         path, method = unquote(url.path), (request.method or "GET").upper()
+        if self.before_request:
+            self.before_request(method, path)
         if self._failures:
             status, reason, retry_after = self._failures.pop(0)
             if status is None:
@@ -186,6 +175,10 @@ class FakeGoogle(BaseAdapter):
             status, reply = 200, handler(query=query, body=body, **params)
         except GoogleError as e:
             status, reply = self._error(e)
+        if self._lost_answers:
+            self._lost_answers -= 1
+            self.requests.append(Call(method, path, None))
+            raise requests.ConnectionError("fake: connection dropped before the answer", request=request)
         return self._answer(request, path, method, status, reply, {})
 
     def close(self) -> None:
@@ -263,22 +256,8 @@ class FakeGoogle(BaseAdapter):
         file = self._file(sid)
         if query.get("includeGridData", ["false"]) != ["false"]:
             raise GoogleError(400, "fake: includeGridData=true is not supported")
-        sheets = []
-        for index, s in enumerate(file.sheets):
-            entry: dict[str, Any] = {"properties": {
-                "sheetId": s.sheet_id, "title": s.title, "index": index, "sheetType": "GRID",
-                "gridProperties": {"rowCount": s.rows, "columnCount": s.cols},
-            }}
-            if s.protected:
-                entry["protectedRanges"] = copy.deepcopy(s.protected)
-            sheets.append(entry)
-        reply = {
-            "spreadsheetId": sid,
-            "properties": {"title": file.name, "locale": "en_US", "autoRecalc": "ON_CHANGE", "timeZone": "Etc/GMT"},
-            "sheets": sheets,
-            "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{sid}/edit",
-        }
-        return _masked(reply, _parse_mask(query["fields"][0])) if "fields" in query else reply
+        reply = spreadsheet_resource(file)
+        return masked(reply, parse_mask(query["fields"][0])) if "fields" in query else reply
 
     def _values_batch_get(self, sid: str, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
         file = self._file(sid)
@@ -287,8 +266,8 @@ class FakeGoogle(BaseAdapter):
             raise GoogleError(400, f"fake: unsupported {query}")
         ranges = []
         for a1 in query.get("ranges", []):
-            sheet, r0, c0, r1, c1 = _parse_range(file, a1)
-            entry: dict[str, Any] = {"range": f"{_sheet_name(sheet.title)}!{_a1(r0, c0)}:{_a1(r1 - 1, c1 - 1)}", "majorDimension": "ROWS"}
+            sheet, r0, c0, r1, c1 = parse_range(file, a1)
+            entry: dict[str, Any] = {"range": f"{sheet_name(sheet.title)}!{cell_name(r0, c0)}:{cell_name(r1 - 1, c1 - 1)}", "majorDimension": "ROWS"}
             values = self._render(sheet, r0, c0, r1, c1, option)
             if values:
                 entry["values"] = values
@@ -314,7 +293,7 @@ class FakeGoogle(BaseAdapter):
         sheets = copy.deepcopy(file.sheets)
         responses = []
         for data in body.get("data", []):
-            sheet, r0, c0, _, _ = _parse_range(FakeFile(sid, file.name, [], sheets), data["range"])
+            sheet, r0, c0, _, _ = parse_range(FakeFile(sid, file.name, [], sheets), data["range"])
             values = data.get("values", [])
             height, width = len(values), max(map(len, values), default=0)
             if r0 + height > sheet.rows or c0 + width > sheet.cols:
@@ -322,132 +301,16 @@ class FakeGoogle(BaseAdapter):
             for i, row in enumerate(values):
                 for j, value in enumerate(row):
                     if value is not None:
-                        _set(sheet, r0 + i, c0 + j, _typed(value) if option == "USER_ENTERED" else _raw(value))
+                        set_cell(sheet, r0 + i, c0 + j, _typed(value) if option == "USER_ENTERED" else raw(value))
             responses.append({"spreadsheetId": sid, "updatedRange": data["range"], "updatedRows": height, "updatedColumns": width})
         file.sheets = sheets
         return {"spreadsheetId": sid, "totalUpdatedRows": sum(r["updatedRows"] for r in responses), "responses": responses}
-
-    # -- Sheets: batchUpdate ---------------------------------------------------------------------
-
-    def _batch_update(self, sid: str, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
-        file = self._file(sid)
-        sheets = copy.deepcopy(file.sheets)  # all or nothing, like Google
-        replies = []
-        for i, request in enumerate(body.get("requests", [])):
-            if len(request) != 1:
-                raise GoogleError(400, f"Invalid requests[{i}]: exactly one kind of request expected")
-            (kind, args), = request.items()
-            handler = getattr(self, f"_do_{kind}", None)
-            if handler is None:
-                raise GoogleError(400, f"fake: requests[{i}].{kind} is not supported")
-            try:
-                replies.append(handler(sheets, args))
-            except GoogleError as e:
-                raise GoogleError(e.status, f"Invalid requests[{i}].{kind}: {e.message}") from None
-        file.sheets = sheets
-        return {"spreadsheetId": sid, "replies": replies}
-
-    def _do_addSheet(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
-        props = args.get("properties", {})
-        title = props.get("title") or f"Sheet{len(sheets) + 1}"
-        if any(s.title.lower() == title.lower() for s in sheets):
-            raise GoogleError(400, f'A sheet with the name "{title}" already exists. Please enter another name.')
-        sheet_id = props.get("sheetId", self._random.randrange(1, 2**31))
-        if any(s.sheet_id == sheet_id for s in sheets):
-            raise GoogleError(400, f"Sheet with ID {sheet_id} already exists.")
-        grid = props.get("gridProperties", {})
-        sheet = FakeSheet(sheet_id, title, grid.get("rowCount", 1000), grid.get("columnCount", 26))
-        sheets.insert(props.get("index", len(sheets)), sheet)
-        index = sheets.index(sheet)
-        return {"addSheet": {"properties": {"sheetId": sheet_id, "title": title, "index": index, "sheetType": "GRID",
-                                            "gridProperties": {"rowCount": sheet.rows, "columnCount": sheet.cols}}}}
-
-    def _do_updateSheetProperties(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
-        props, mask = args.get("properties", {}), _parse_mask(args.get("fields", ""))
-        sheet = _sheet_by_id(sheets, props.get("sheetId", 0))
-        grid_mask = mask.pop("gridProperties", {})
-        if grid_mask is None:  # the whole of gridProperties
-            grid_mask = {"rowCount": None, "columnCount": None}
-        if mask or not grid_mask or not grid_mask.keys() <= {"rowCount", "columnCount"}:
-            raise GoogleError(400, f"fake: only grid sizes can be updated, not {args.get('fields')!r}")
-        grid = props.get("gridProperties", {})
-        sheet.rows = grid.get("rowCount", sheet.rows) if "rowCount" in grid_mask else sheet.rows
-        sheet.cols = grid.get("columnCount", sheet.cols) if "columnCount" in grid_mask else sheet.cols
-        sheet.cells = {(r, c): v for (r, c), v in sheet.cells.items() if r < sheet.rows and c < sheet.cols}
-        return {}
-
-    def _do_updateCells(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
-        if args.get("fields") != "userEnteredValue":
-            raise GoogleError(400, f"fake: only fields='userEnteredValue' is supported, not {args.get('fields')!r}")
-        if "range" not in args:
-            raise GoogleError(400, "fake: only updateCells with a range is supported")
-        grid = args["range"]
-        sheet = _sheet_by_id(sheets, grid.get("sheetId", 0))
-        r0, c0 = grid.get("startRowIndex", 0), grid.get("startColumnIndex", 0)
-        r1, c1 = grid.get("endRowIndex", sheet.rows), grid.get("endColumnIndex", sheet.cols)
-        rows = [row.get("values", []) for row in args.get("rows", [])]
-        height, width = len(rows), max(map(len, rows), default=0)
-        if r0 + height > sheet.rows or c0 + width > sheet.cols:
-            wanted = f"{_sheet_name(sheet.title)}!{_a1(r0, c0)}:{_a1(r0 + height - 1, c0 + width - 1)}"
-            raise GoogleError(400, f"Range ({wanted}) exceeds grid limits. Max rows: {sheet.rows}, max columns: {sheet.cols}")
-        if r0 + height > r1 or c0 + width > c1:
-            raise GoogleError(400, "fake: rows go beyond the range")
-        # Cells of the range that the rows do not cover are cleared.
-        sheet.cells = {(r, c): v for (r, c), v in sheet.cells.items() if not (r0 <= r < r1 and c0 <= c < c1)}
-        for i, row in enumerate(rows):
-            for j, cell in enumerate(row):
-                _set(sheet, r0 + i, c0 + j, cell.get("userEnteredValue", {}))
-        return {}
-
-    def _do_addProtectedRange(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
-        protected = copy.deepcopy(args["protectedRange"])
-        sheet = _sheet_by_id(sheets, protected.get("range", {}).get("sheetId", 0))
-        protected["protectedRangeId"] = self._random.randrange(1, 2**31)
-        protected["requestingUserCanEdit"] = True
-        sheet.protected.append(protected)
-        return {"addProtectedRange": {"protectedRange": protected}}
-
-    def _do_deleteProtectedRange(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
-        wanted = args.get("protectedRangeId")
-        for sheet in sheets:
-            kept = [p for p in sheet.protected if p["protectedRangeId"] != wanted]
-            if len(kept) < len(sheet.protected):
-                sheet.protected = kept
-                return {}
-        raise GoogleError(400, f"No protected range with id: {wanted}")
-
-    def _do_deleteSheet(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
-        sheet = _sheet_by_id(sheets, args.get("sheetId", 0))
-        if len(sheets) == 1:
-            raise GoogleError(400, "You can't remove all the sheets in a document.")
-        sheets.remove(sheet)
-        return {}
-
-
-# -- cells and ranges ------------------------------------------------------------------------------
-
-def _set(sheet: FakeSheet, row: int, col: int, value: dict[str, Any]) -> None:
-    if not value or value == {"stringValue": ""}:
-        sheet.cells.pop((row, col), None)
-        return
-    if len(value) != 1 or next(iter(value)) not in ("stringValue", "numberValue", "boolValue", "formulaValue"):
-        raise GoogleError(400, f"fake: bad userEnteredValue {value}")
-    sheet.cells[(row, col)] = dict(value)
-
-
-def _raw(value: Any) -> dict[str, Any]:
-    """A value entered as is (RAW input, or a CellData built from a Python value)."""
-    if isinstance(value, bool):
-        return {"boolValue": value}
-    if isinstance(value, (int, float)):
-        return {"numberValue": value}
-    return {"stringValue": str(value)}
 
 
 def _typed(value: Any) -> dict[str, Any]:
     """A value as Sheets parses what a person types (USER_ENTERED input)."""
     if not isinstance(value, str):
-        return _raw(value)
+        return raw(value)
     if value.startswith("'"):
         return {"stringValue": value[1:]}
     if value.startswith("="):
@@ -480,7 +343,7 @@ _ARITHMETIC: dict[type, Callable[..., Any]] = {
 
 def _evaluate(sheet: FakeSheet, formula: str, depth: int) -> Any:
     def number(m: re.Match[str]) -> str:
-        cell = sheet.cells.get(_cell_index(m.group(0).replace("$", "")))
+        cell = sheet.cells.get(cell_index(m.group(0).replace("$", "")))
         value = _render(sheet, cell, "UNFORMATTED_VALUE", depth + 1) if cell else 0
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(value)
@@ -502,111 +365,6 @@ def _evaluate(sheet: FakeSheet, formula: str, depth: int) -> Any:
     except (ValueError, SyntaxError, ZeroDivisionError):
         return "#ERROR!"
 
-
-def _cell_index(a1: str) -> tuple[int, int]:
-    """'B3' -> (2, 1), 0-based (row, column)."""
-    m = re.fullmatch(r"([A-Z]+)(\d+)", a1)
-    if not m:
-        raise GoogleError(400, f"Unable to parse range: {a1}")
-    return int(m.group(2)) - 1, _column_index(m.group(1))
-
-
-def _column_index(letters: str) -> int:
-    index = 0
-    for ch in letters:
-        index = index * 26 + ord(ch) - 64
-    return index - 1
-
-
-def _a1(row: int, col: int) -> str:
-    letters, n = "", col + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        letters = chr(65 + rem) + letters
-    return f"{letters}{row + 1}"
-
-
-def _sheet_name(title: str) -> str:
-    """A sheet name as Google writes it in a range: quoted only when needed."""
-    return title if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", title) and not re.fullmatch(r"[A-Za-z]{1,3}\d+", title) else "'" + title.replace("'", "''") + "'"
-
-
-def _parse_range(file: FakeFile, a1: str) -> tuple[FakeSheet, int, int, int, int]:
-    """'It''s'!B2:C9 -> (sheet, r0, c0, r1, c1), 0-based and half-open; a bare name is the whole grid."""
-    m = re.fullmatch(r"'((?:[^']|'')+)'(?:!(.*))?", a1) if a1.startswith("'") else re.fullmatch(r"([^!]+)(?:!(.*))?", a1)
-    name = m.group(1).replace("''", "'") if m and a1.startswith("'") else (m.group(1) if m else "")
-    sheet = next((s for s in file.sheets if s.title == name), None)
-    if sheet is None or m is None:
-        raise GoogleError(400, f"Unable to parse range: {a1}")
-    cells = m.group(2)
-    if not cells:
-        return sheet, 0, 0, sheet.rows, sheet.cols
-    part = re.fullmatch(r"([A-Z]*)(\d*)(?::([A-Z]*)(\d*))?", cells)
-    if part is None:
-        raise GoogleError(400, f"Unable to parse range: {a1}")
-    c0 = _column_index(part.group(1)) if part.group(1) else 0
-    r0 = int(part.group(2)) - 1 if part.group(2) else 0
-    if ":" not in cells:
-        return sheet, r0, c0, r0 + 1, c0 + 1
-    c1 = _column_index(part.group(3)) + 1 if part.group(3) else sheet.cols
-    r1 = int(part.group(4)) if part.group(4) else sheet.rows
-    return sheet, r0, c0, r1, c1
-
-
-def _sheet_by_id(sheets: list[FakeSheet], sheet_id: int) -> FakeSheet:
-    sheet = next((s for s in sheets if s.sheet_id == sheet_id), None)
-    if sheet is None:
-        raise GoogleError(400, f"No grid with id: {sheet_id}")
-    return sheet
-
-
-# -- field masks -----------------------------------------------------------------------------------
-
-Mask = dict[str, "Mask | None"]  # None: the whole value
-
-
-def _parse_mask(text: str) -> Mask:
-    """'a,b.c,d(e,f(g))' -> {'a': None, 'b': {'c': None}, 'd': {'e': None, 'f': {'g': None}}}."""
-    tokens = re.findall(r"[A-Za-z0-9_*]+|[.,()]", text)
-    pos = 0
-
-    def items() -> Mask:
-        nonlocal pos
-        tree: Mask = {}
-        while pos < len(tokens) and tokens[pos] != ")":
-            path = [tokens[pos]]
-            pos += 1
-            while pos < len(tokens) and tokens[pos] == ".":
-                path.append(tokens[pos + 1])
-                pos += 2
-            sub = None
-            if pos < len(tokens) and tokens[pos] == "(":
-                pos += 1
-                sub = items()
-                pos += 1  # the ")"
-            node: Mask | None = tree
-            for key in path[:-1]:
-                if node is None:
-                    break
-                node = node.setdefault(key, {})
-            if node is not None:
-                old = node.get(path[-1], {})
-                node[path[-1]] = None if sub is None or old is None else {**old, **sub}
-            if pos < len(tokens) and tokens[pos] == ",":
-                pos += 1
-        return tree
-
-    return items()
-
-
-def _masked(value: Any, mask: Mask | None) -> Any:
-    if mask is None or "*" in mask:
-        return value
-    if isinstance(value, list):
-        return [_masked(v, mask) for v in value]
-    if isinstance(value, dict):
-        return {k: _masked(value[k], m) for k, m in mask.items() if k in value}
-    return value
 
 
 # -- a backend wired to a fake ---------------------------------------------------------------------

@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 
 from sheets_host import engine
+from sheets_host.backends import ENGINE_TAB
+from sheets_host.engine import HISTORY
 from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.errors import RoundError, SchemaErrors, SheetsHostError
 from sheets_host.play import bots_submit, demo
@@ -36,9 +38,10 @@ def test_new_creates_host_public_and_one_book_per_player(folder_backend):
     new(folder_backend)
     assert {"config", "players", "hand", "sites", "stones", "missed", "rounds", "archive", "snapshots", "log",
             "books"} <= set(tabs(folder_backend, "host"))
-    assert set(tabs(folder_backend, "public")) == {"sites", "status"}
+    assert set(tabs(folder_backend, "public")) == {"sites", "status", ENGINE_TAB}
     for p in PLAYERS:
-        assert set(tabs(folder_backend, f"player:{p}")) == {"submit", "private", "my stones", "status"}
+        assert set(tabs(folder_backend, f"player:{p}")) == {"submit", "private", "my stones", "status", HISTORY,
+                                                             ENGINE_TAB}
 
 
 def test_new_refuses_a_wrong_number_of_players_or_duplicate_names(folder_backend):
@@ -240,7 +243,7 @@ def test_books_are_routed_only_to_their_reader(tmp_path):
     demo("wind-guide-me", backend, 8, say=lambda s: None, clock=fixed_clock)
     host_stones = tabs(backend, "host")["stones"]
     public = tabs(backend, "public")
-    assert set(public) == {"sites", "status", "announcements", "standings"}
+    assert set(public) == {"sites", "status", "announcements", "standings", ENGINE_TAB}
     for p in PLAYERS:
         book = tabs(backend, f"player:{p}")
         mine = host_stones[host_stones["player"] == p]

@@ -6,14 +6,18 @@ Real gspread code runs; only the transport is fake, so request counts and bodies
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import gspread
 import pandas as pd
 import pytest
+from google.auth.credentials import AnonymousCredentials
 from gspread.exceptions import APIError
 
-from sheets_host.backends import open_backend
-from sheets_host.backends.gsheets import LOCK, GoogleBackend, RetryingHTTPClient
+from sheets_host.backends import gsheets_client, open_backend
+from sheets_host.backends.gsheets import LOCK, GoogleBackend
+from sheets_host.backends.gsheets_client import RetryingHTTPClient
 from sheets_host.errors import BookError
 
 from .fake_google import FakeGoogle, fake_backend
@@ -169,20 +173,38 @@ def test_drive_rate_limit_403_is_retried_but_other_403_are_not():
     assert fake.permissions(bo) == []
 
 
-def test_server_errors_give_up_after_five_tries():
+def test_server_errors_give_up_after_70_s_of_waiting():
     backend, fake = fake_backend()
     book = backend.create("host", "Game")
     book.write({"state": frame([[1]], ["round"])})
-    fake.fail_next(5, 500)
+    fake.fail_next(7, 500)
 
     with pytest.raises(BookError) as failure:
         book.read()
 
     message = str(failure.value)
-    assert f"Google Sheets answered 500 (a server error) 5 times over 30 s for GET /v4/spreadsheets/{book.id}/values:batchGet" in message
-    assert "nothing was marked resolved" in message
-    assert fake.sleeps == [2, 4, 8, 16]
-    assert [c.status for c in fake.requests[-5:]] == [500] * 5
+    assert f"Google Sheets answered 500 (a server error) 7 times over 90 s for GET /v4/spreadsheets/{book.id}/values:batchGet" in message
+    assert "quota refills each minute: wait a minute and run the command again" in message
+    assert "resolved" not in message  # whether the round was committed is the engine's to say
+    assert fake.sleeps == [2, 4, 8, 16, 30, 30]
+    assert [c.status for c in fake.requests[-7:]] == [500] * 7
+
+
+def test_quota_is_retried_until_the_minute_has_refilled_it():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Game")
+    book.write({"state": frame([[1]], ["round"])})
+
+    fake.fail_next(6, 429)  # five tries used to be all
+    assert book.read(["state"])["state"].loc[2, "round"] == 1
+    assert fake.sleeps == [2, 4, 8, 16, 30, 30]
+
+    fake.sleeps.clear()
+    fake.fail_next(3, 429, retry_after="45")
+    with pytest.raises(BookError, match=r"answered 429 \(quota: 60 requests a minute per user\) 3 times over 90 s .*"
+                                        r"something else is using the same account's quota"):
+        book.read(["state"])
+    assert fake.sleeps == [45, 45]
 
 
 def test_missing_spreadsheet_is_a_book_error_without_retries():
@@ -303,3 +325,123 @@ def test_service_account_key_builds_a_retrying_client(tmp_path: Path):
     assert isinstance(backend.client.http_client, RetryingHTTPClient)
     assert backend.client.http_client.sleep == slept.append
     assert backend.account == "bot@proj.iam.gserviceaccount.com"
+
+
+def test_tabs_are_found_as_people_type_their_names():
+    fake = FakeGoogle()
+    sid = fake.add_spreadsheet("Ann", tabs=("Submit ", "status"))
+    fake.put_values(sid, "Submit ", [["power"], [5]])
+    backend, _ = fake_backend(sid, fake=fake)
+    book = backend.book("host")
+
+    assert book.read(["submit"])["submit"].loc[2, "power"] == 5
+    book.write({"submit": frame([[7]], ["power"])}, protect={"submit": True})
+
+    assert fake.tabs(sid) == ["Submit ", "status"]  # written in place, no second tab
+    assert fake.values(sid, "Submit ") == [["power"], [7]]
+    assert [p["description"] for p in fake.protected(sid, "Submit ")] == [LOCK]
+
+
+def test_several_tabs_that_could_be_the_one_wanted_are_refused():
+    fake = FakeGoogle()
+    sid = fake.add_spreadsheet("Ann", tabs=("My_Stones", "my-stones"))
+    backend, _ = fake_backend(sid, fake=fake)
+    book = backend.book("host")
+
+    with pytest.raises(BookError, match="several tabs that could be 'my stones': 'My_Stones', 'my-stones'; rename"):
+        book.read(["my stones"])
+    with pytest.raises(BookError, match="several tabs that could be 'my stones'"):
+        book.write({"my stones": frame([[1]], ["n"])})
+    assert fake.tabs(sid) == ["My_Stones", "my-stones"]
+
+
+def test_tabs_named_hidden_are_created_hidden():
+    backend, fake = fake_backend()
+    book = backend.create("player:Ann", "Ann")
+    book.write({"sheets-host": frame([[1]], ["delivered round"]), "status": frame([["ok"]], ["what"])},
+               hidden={"sheets-host"})
+    assert (fake.hidden(book.id, "sheets-host"), fake.hidden(book.id, "status")) == (True, False)
+
+    fake.files[book.id].sheet("sheets-host").hidden = False  # Ann shows it: later writes leave it so
+    book.write({"sheets-host": frame([[2]], ["delivered round"])}, hidden={"sheets-host"})
+    assert not fake.hidden(book.id, "sheets-host")
+    assert book.check_writable() is None
+
+
+def test_a_cell_longer_than_google_takes_is_refused_before_sending():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Game")
+    assert backend.cell_limit == 50_000
+    book.write({"log": frame([["x" * 50_000]], ["what"])})
+    sent = len(fake.requests)
+
+    with pytest.raises(BookError, match=r"cell B3 of tab 'log' for the host book \(https://docs.google.com/spreadsheets/d/"
+                                        r"[^)]+\) holds 50,001 characters; Google Sheets takes at most 50,000"):
+        book.write({"log": frame([[1, "fits"], [2, "x" * 50_001]], ["round", "what"])})
+    assert len(fake.requests) == sent
+
+
+def test_existing_lists_adopted_books_only_when_they_hold_a_game():
+    fake = FakeGoogle()
+    played, ann = fake.add_spreadsheet("Host", tabs=("Config ", "state")), fake.add_spreadsheet("Ann")
+    backend, _ = fake_backend(fake=fake)
+    backend.adopt({"host": played, "player:Ann": ann})
+    assert backend.existing() == [f"https://docs.google.com/spreadsheets/d/{i}" for i in (played, ann)]
+    backend.discard()  # the host's own spreadsheets stay; the new game overwrites its tabs
+    assert set(fake.files) == {played, ann}
+
+    blank, _ = fake_backend(fake=fake)
+    blank.adopt({"host": fake.add_spreadsheet("Empty host"), "player:Ann": ann})
+    assert blank.existing() == []
+    created, _ = fake_backend(fake=fake)
+    created.create("host", "Game")
+    assert created.existing() == []
+
+
+def test_oauth_token_is_written_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    token = tmp_path / "config" / "sheets-host" / "authorized_user.json"
+    monkeypatch.setattr(gsheets_client, "TOKEN_FILE", token)
+    client_file = tmp_path / "client_secret.json"
+    client_file.write_text("{}")
+
+    def login(*, credentials_filename, authorized_user_filename, http_client):
+        # What gspread.oauth does after a browser login: store the token with the default mode.
+        authorized_user_filename.parent.mkdir(parents=True, exist_ok=True)
+        authorized_user_filename.write_text(json.dumps({"refresh_token": "r", "client_secret": "s"}))
+        return gspread.Client(auth=AnonymousCredentials(), http_client=http_client)
+
+    monkeypatch.setattr(gspread, "oauth", login)
+    umask = os.umask(0o022)
+    try:
+        GoogleBackend.from_where("abc", credentials=client_file, auth="oauth")
+        assert os.umask(0o022) == 0o022  # put back after the call
+    finally:
+        os.umask(umask)
+    assert (token.stat().st_mode & 0o777, token.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+
+    token.chmod(0o644)  # cached by an older version
+    token.parent.chmod(0o755)
+    monkeypatch.setattr(gspread, "oauth", lambda **kw: gspread.Client(auth=AnonymousCredentials()))
+    GoogleBackend.from_where("abc", credentials=client_file, auth="oauth")
+    assert (token.stat().st_mode & 0o777, token.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+
+
+def test_the_fake_refuses_what_google_refuses():
+    fake = FakeGoogle()
+    sid = fake.add_spreadsheet("Host", tabs=("state",))
+    backend, _ = fake_backend(sid, fake=fake)
+    http = backend.client.http_client
+
+    for body, refusal in [
+        ({"requests": [], "includeSpreadsheetInResonse": True}, 'Unknown name "includeSpreadsheetInResonse"'),
+        ({"requests": [{"addSheet": {"properties": {"title": "STATE"}}}]},
+         r'requests\[0\].addSheet: A sheet with the name "STATE" already exists'),
+        ({"requests": [{"deleteSheet": {"sheetId": 999}}]}, r"requests\[0\].deleteSheet: No grid with id: 999"),
+        ({"requests": [{"addSheet": {"properties": {"title": "x", "tabColor": {}}}}]}, "not supported"),
+        ({"requests": [], "includeSpreadsheetInResponse": True, "responseIncludeGridData": True}, "not supported"),
+    ]:
+        with pytest.raises(APIError, match=refusal):
+            http.batch_update(sid, body)
+    reply = http.batch_update(sid, {"requests": [{"addSheet": {"properties": {"title": "x", "hidden": True}}}],
+                                    "includeSpreadsheetInResponse": True, "responseIncludeGridData": False})
+    assert [s["properties"].get("hidden", False) for s in reply["updatedSpreadsheet"]["sheets"]] == [False, True]

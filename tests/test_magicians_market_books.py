@@ -7,6 +7,8 @@ from sheets_host import engine
 from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.errors import SheetsHostError
 from sheets_host.play import bot_names, bots_submit, demo, simulate
+from sheets_host.backends import ENGINE_TAB
+from sheets_host.engine import HISTORY
 
 from .conftest import fixed_clock
 
@@ -20,11 +22,11 @@ def test_the_demo_plays_7_days_with_15_bots_on_xlsx(folder_backend):
                                               "garnets", "result"]
     public = folder_backend.book("public").read()
     assert {"goods now", "prices", "inventories", "sales", "shows", "magicians", "tastes", "results",
-            "announcements", "status"} == set(public)
+            "announcements", "status", ENGINE_TAB} == set(public)
     assert len(public["announcements"]) == 7 and len(public["sales"]) > 0
     assert "coins" not in public["results"].columns
     ada = folder_backend.book("player:Ada").read()
-    assert set(ada) == {"private", "my days", "submit", "status"} and len(ada["my days"]) == 7
+    assert set(ada) == {"private", "my days", "submit", "status", HISTORY, ENGINE_TAB} and len(ada["my days"]) == 7
     files = sorted(p.name for p in folder_backend.output_dir().iterdir())
     assert files == [f"round-{n:02d}.md" for n in range(1, 8)]
 

@@ -10,6 +10,8 @@ from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.games.pyramid_superiority import picture
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, Piece, Type
 from sheets_host.play import bot_names, demo
+from sheets_host.backends import ENGINE_TAB
+from sheets_host.engine import HISTORY
 
 from .conftest import fixed_clock
 
@@ -34,14 +36,15 @@ def test_the_demo_plays_15_days_and_writes_every_book(played):
     assert len(report.standings) == 9 and set(report.standings["rank"]) <= {1, 2, 3}
     public = tabs(backend, "public")
     assert set(public) == {"participants", "proposed pieces", "pyramid", "from the top", "points", "scoring rounds",
-                           "standings", "status", "announcements"}
+                           "standings", "status", "announcements", ENGINE_TAB}
     assert len(public["announcements"]) == 15 and public["pyramid"]["round built"].notna().all()
     for name in NAMES:
         book = tabs(backend, f"player:{name}")
         guest = name in RED + GREEN
-        assert set(book) == {"submit", "me", "my statement", "status"} | (set() if guest else {"construction"})
+        assert set(book) == {"submit", "me", "my statement", "status", HISTORY, ENGINE_TAB} | (
+            set() if guest else {"construction"})
     for meadow in ("red", "green"):
-        assert set(tabs(backend, f"meadow:{meadow}")) == {"pieces", "proposals", "status"}
+        assert set(tabs(backend, f"meadow:{meadow}")) == {"pieces", "proposals", "status", ENGINE_TAB}
     files = sorted(p.name for p in backend.output_dir().iterdir())
     assert files == sorted([f"round-{d:02d}.md" for d in range(1, 16)] + [f"round-{d:02d}.png" for d in range(1, 16)])
 

@@ -6,19 +6,31 @@ need them, other ``kind:<name>`` books such as a meadow's). Everything else is t
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
-from collections.abc import Mapping, Sequence
+import unicodedata
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from decimal import Decimal
 from pathlib import Path
 from typing import Protocol
 
 import pandas as pd
 
-from ..cells import is_blank
+from ..cells import column_letter, fold, is_blank
+
+# The engine's own bookkeeping in every book it delivers to (what it last delivered), kept out of
+# the players' way: written hidden, and only by a delivery.
+ENGINE_TAB = "sheets-host"
 
 
 class Book(Protocol):
-    """One spreadsheet. `read` and `write` each cost one request on Google Sheets."""
+    """One spreadsheet. `read` and `write` each cost one request on Google Sheets.
+
+    Tab names are matched as people type them (`match_tab`): a tab the host renamed `Submit ` is
+    still the `submit` tab, read under its wanted name and written in place.
+    """
 
     ref: str  # a path or spreadsheet URL, for messages
 
@@ -29,13 +41,37 @@ class Book(Protocol):
         for players' books, so a formula is reported and archived as typed.
         """
 
-    def write(self, tabs: Mapping[str, pd.DataFrame], *, protect: Mapping[str, bool] = {}) -> None:
+    def write(self, tabs: Mapping[str, pd.DataFrame], *, protect: Mapping[str, bool] = {},
+              hidden: Collection[str] = ()) -> None:
         """Replace the whole content of each named tab (creating it if needed), other tabs untouched;
-        `protect` locks (True) or unlocks (False) tabs so that only the host can edit them."""
+        `protect` locks (True) or unlocks (False) tabs so that only the host can edit them; tabs
+        named in `hidden` are created hidden. Raises BookError (naming the book and what to do)
+        when the book cannot be written; the book is then as it was."""
+
+    def check_writable(self) -> None:
+        """Raise BookError naming the book and what to do if a write would fail now (a spreadsheet
+        program holds it, the file or folder is read-only); checked for every book before a
+        command commits anything."""
 
 
 class Backend(Protocol):
     name: str
+    cell_limit: int  # the most characters a cell holds: xlsx 32,767, Google Sheets 50,000
+
+    def hold(self, command: str) -> AbstractContextManager[None]:
+        """Exclusive hold on the game for one command, so two commands never both commit; raises
+        BusyError naming the command (and process, machine, start time) that holds it.
+
+        Offline an OS lock on the game folder, held until the block ends (a second command waits a
+        few seconds, then refuses). On Google Sheets a lease in the host book, taken atomically,
+        released by the next host write (the commit) or when the block ends; a lease left by a
+        command that died expires after a few minutes."""
+
+    def existing(self) -> list[str]:
+        """Books already there that `new` would replace (their paths or URLs)."""
+
+    def discard(self) -> None:
+        """Remove the books `existing` lists (`new --force`), so no old player book is left behind."""
 
     def book(self, role: str) -> Book:
         """The existing book for `role`; raises BookError when there is none."""
@@ -50,36 +86,72 @@ class Backend(Protocol):
         """A local folder for announcements and pictures the host posts by hand."""
 
 
+def match_tab(name: str, existing: Iterable[str]) -> str | None:
+    """The existing tab that a wanted tab name refers to: the exact name, else the only one equal
+    to it ignoring case, spaces, '_' and '-'; None when there is none.
+
+    >>> match_tab("submit", ["Submit ", "status"]), match_tab("my stones", ["My_Stones"])
+    ('Submit ', 'My_Stones')
+    >>> match_tab("submit", ["status"]) is None
+    True
+    """
+    names = list(existing)
+    if name in names:
+        return name
+    close = [n for n in names if fold(n) == fold(name)]
+    return close[0] if len(close) == 1 else None
+
+
+# Names Windows keeps for devices, whatever the extension (CON.xlsx is the console).
+_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"{d}{i}" for d in ("COM", "LPT") for i in "0123456789¹²³")}
+
+
 def role_file(role: str) -> str:
-    """File stem of a role, safe on every file system.
+    r"""File stem of a role, safe on every file system and distinct for distinct names.
+
+    Only what some file system refuses is replaced (and then a short hash of the name is added, so
+    that `a/b` and `a\b` stay apart); letters of every script are kept.
 
     >>> role_file("host"), role_file("player:Ann Lee"), role_file("meadow:red")
     ('host', 'players/Ann Lee', 'meadows/red')
+    >>> role_file("player:Zoë"), role_file("player:李")
+    ('players/Zoë', 'players/李')
+    >>> role_file("player:a/b"), role_file("player:a\\b"), role_file("player:con"), role_file("player: .x. ")
+    ('players/a_b-c14cdd', 'players/a_b-c62016', 'players/_con-1143da', 'players/x-ae59b9')
     """
     if ":" not in role:
         return role
     kind, name = role.split(":", 1)
-    return f"{kind}s/{re.sub(r'[^A-Za-z0-9 _.-]', '_', name).strip() or '_'}"
+    name = unicodedata.normalize("NFC", name)
+    # 60 characters of at most 4 bytes, the hash and ".xlsx" fit the usual 255-byte limit.
+    safe = re.sub(r'[/\\:*?"<>|\x00-\x1f\x7f]', "_", name)[:60].strip(". ")
+    if safe.split(".")[0].rstrip(" ").upper() in _RESERVED:
+        safe = "_" + safe
+    if safe != name or not safe:
+        safe = f"{safe or '_'}-{hashlib.sha256(name.encode()).hexdigest()[:6]}"
+    return f"{kind}s/{safe}"
 
 
 def frame_from_rows(rows: Sequence[Sequence[object]]) -> pd.DataFrame:
     """A tab's rows (header first) as a frame whose index is the sheet row number.
 
     Wholly blank rows are dropped (their numbers are skipped), so messages keep naming the row the
-    person sees. Header cells are trimmed.
+    person sees. Header cells are trimmed; a blank header cell above data is named by its column
+    letter in brackets, so nothing typed is dropped (a header typed over or moved down a row is
+    found by the engine among the rows).
 
     >>> frame_from_rows([["site", " power "], [3, "5"], [None, ""], ["4", None]])
       site power
     2    3     5
     4    4  None
+    >>> list(frame_from_rows([["My title"], ["kind", None, "site"], ["stone", "x", 3]]).columns)
+    ['My title', '(B)', '(C)']
     """
     if not rows:
         return pd.DataFrame()
-    width = max(len(r) for r in rows)
-    header = [(" ".join(str(h).split()) if not is_blank(h) else "") for h in rows[0]] + [""] * (width - len(rows[0]))
-    while header and header[-1] == "":
-        header.pop()
-    width = len(header)
+    width = max((i + 1 for r in rows for i, c in enumerate(r) if not is_blank(c)), default=0)
+    header = [(" ".join(str(_plain(h)).split()) if not is_blank(h) else f"({column_letter(i)})")
+              for i, h in enumerate(list(rows[0][:width]) + [None] * (width - len(rows[0])))]
     body, index = [], []
     for number, row in enumerate(rows[1:], start=2):
         cells = list(row[:width]) + [None] * (width - len(row))
@@ -91,8 +163,12 @@ def frame_from_rows(rows: Sequence[Sequence[object]]) -> pd.DataFrame:
 
 
 def rows_from_frame(frame: pd.DataFrame) -> list[list[object]]:
-    """Header + rows of plain Python values (None for blanks), ready for any backend."""
-    rows: list[list[object]] = [[str(c) for c in frame.columns]]
+    """Header + rows of plain Python values (None for blanks), ready for any backend.
+
+    >>> rows_from_frame(pd.DataFrame([[3.0, 2**60, float("nan")]], columns=["a", "b", 7]))
+    [['a', 'b', '7'], [3, '1152921504606846976', None]]
+    """
+    rows: list[list[object]] = [[str(_plain(c)) for c in frame.columns]]
     for row in frame.itertuples(index=False, name=None):
         rows.append([_plain(v) for v in row])
     return rows
@@ -104,7 +180,11 @@ def _plain(value: object) -> object:
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):
         value = value.item()  # numpy scalar -> Python
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        # A spreadsheet keeps 15 digits of a number, and str() refuses an int past 4,300: its
+        # digits as text, through Decimal, which has no such limit.
+        return str(Decimal(value))
     return value
 
 

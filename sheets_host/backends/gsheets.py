@@ -3,7 +3,8 @@
 Request budget. Sheets allows 60 requests a minute per user, so each book costs at most three:
 one metadata ``GET spreadsheets/{id}`` (tab names, sheetIds, grid sizes, our protected ranges;
 fetched once per `GoogleBook` and kept up to date by our own writes), one ``values:batchGet`` for
-every tab read, and one ``spreadsheets:batchUpdate`` for every tab written.
+every tab read, and one ``spreadsheets:batchUpdate`` for every tab written. In the host book the
+lease (below) takes the metadata request's place.
 
 Why the write is a ``batchUpdate`` of ``updateCells`` rather than ``values:batchUpdate``: values
 requests can only put values into cells that already exist. Replacing a tab also needs its stale
@@ -17,47 +18,54 @@ Locks are protected ranges described "sheets-host lock" and sent without ``edito
 leaves the requesting account (and the file's owner) as the only editors, which is what we want,
 without a Drive call to learn the account's email.
 
-gspread 6.2.1's `BackOffHTTPClient` retries forever; `RetryingHTTPClient` gives up after five tries
-with a message the host can act on.
+The lease (`GoogleBackend.hold`) is a hidden tab "sheets-host lease" in the host book naming the
+command that holds the game. Taking it is one ``batchUpdate`` whose ``addSheet`` Google refuses
+when the tab exists, which makes it atomic; the same request answers with the spreadsheet's
+metadata. The commit deletes it by its sheetId in its own ``batchUpdate``, so a command whose
+lease expired and was taken over cannot commit: the whole request fails.
+
+Credentials and retries are in `gsheets_client`.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import os
+import random
 import re
+import socket
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import gspread
 import pandas as pd
-import requests
-from google.auth.credentials import Credentials
-from google.auth.exceptions import RefreshError, TransportError
 from gspread.exceptions import APIError, NoValidUrlKeyFound
-from gspread.http_client import FileType, HTTPClient, ParamsType
-from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_DRIVE_URL
-from gspread.utils import MimeType, absolute_range_name, extract_id_from_url
+from gspread.http_client import HTTPClient, ParamsType
+from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEET_DRIVE_URL
+from gspread.utils import MimeType, absolute_range_name, extract_id_from_url, rowcol_to_a1
 
-from ..errors import BookError
-from . import frame_from_rows, rows_from_frame
+from ..cells import fold
+from ..errors import BookError, BusyError
+from . import frame_from_rows, match_tab, rows_from_frame
+from .gsheets_client import RetryingHTTPClient, connect, drive_reason
 
 LOCK = "sheets-host lock"
-# gspread.oauth caches the user's token here instead of under ~/.config/gspread.
-TOKEN_FILE = gspread.auth.get_config_dir("sheets-host") / "authorized_user.json"
+LEASE = "sheets-host lease"
+# Longer than any command should take; a lease left by a command that died frees itself after it.
+LEASE_TIME = timedelta(minutes=10)
+CELL_LIMIT = 50_000  # characters in one cell
 # A new tab gets at least Google's default grid, so players have room to type.
 NEW_TAB_ROWS, NEW_TAB_COLUMNS = 1000, 26
 _METADATA_FIELDS = (
     "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),"
     "protectedRanges(protectedRangeId,description))"
 )
-# Drive reports its own rate limits as 403 with one of these reasons.
-_DRIVE_RATE_REASONS = {"rateLimitExceeded", "userRateLimitExceeded"}
 
 
 def spreadsheet_id(ref: str) -> str:
@@ -77,84 +85,6 @@ def spreadsheet_id(ref: str) -> str:
     if not re.fullmatch(r"[A-Za-z0-9_-]+", ref):
         raise BookError(f"{ref!r} is not a spreadsheet id or URL")
     return ref
-
-
-class RetryingHTTPClient(HTTPClient):
-    """gspread's HTTP client, retrying rate limits, server errors and dropped connections.
-
-    Five tries, waiting 2, 4, 8 then 16 s (or what Retry-After asks, up to a minute): about half a
-    minute in all, long enough for the per-minute quota window to move on.
-    """
-
-    tries = 5
-
-    def __init__(self, auth: Credentials, session: requests.Session | None = None) -> None:
-        super().__init__(auth, session)
-        self.sleep: Callable[[float], object] = time.sleep
-        # gspread waits forever by default; a hung connection should become a retried Timeout.
-        self.timeout = (10, 120)
-
-    def request(
-        self,
-        method: str,
-        endpoint: str,
-        params: ParamsType | None = None,
-        data: bytes | None = None,
-        json: Mapping[str, Any] | None = None,
-        files: FileType = None,
-        headers: MutableMapping[str, str] | None = None,
-    ) -> requests.Response:
-        waited = 0.0
-        for attempt in range(1, self.tries + 1):
-            try:
-                return super().request(method, endpoint, params=params, data=data, json=json, files=files, headers=headers)
-            except APIError as e:
-                if not _transient(e):
-                    raise
-                failure, retry_after = f"answered {e.response.status_code} ({_meaning(e)})", _retry_after(e.response)
-            except (requests.ConnectionError, requests.Timeout, TransportError) as e:
-                failure, retry_after = f"could not be reached ({type(e).__name__})", None
-            except RefreshError as e:
-                raise BookError(
-                    f"Google refused the credentials ({e}); check the key file, or for --auth oauth "
-                    f"delete {TOKEN_FILE} to log in again"
-                ) from None
-            if attempt < self.tries:
-                delay = retry_after if retry_after is not None else 2.0**attempt
-                self.sleep(delay)
-                waited += delay
-        url = urlsplit(endpoint)
-        service = "Google Sheets" if url.hostname == "sheets.googleapis.com" else "Google Drive"
-        raise BookError(
-            f"{service} {failure} {self.tries} times over {waited:g} s for {method.upper()} {url.path}; "
-            "wait a minute and run the command again — nothing was marked resolved."
-        )
-
-
-def _reason(error: APIError) -> str | None:
-    """Drive's machine-readable reason ('storageQuotaExceeded'...); Sheets errors carry none."""
-    details = error.error.get("errors") or [{}]
-    return details[0].get("reason")
-
-
-def _transient(error: APIError) -> bool:
-    # The HTTP status, not error.code: gspread sets that to -1 when the body is not JSON, as with
-    # the HTML pages of Google's front ends for 502.
-    status = error.response.status_code
-    return status == 429 or status >= 500 or (status == 403 and _reason(error) in _DRIVE_RATE_REASONS)
-
-
-def _meaning(error: APIError) -> str:
-    if error.response.status_code == 429:
-        return "quota: 60 requests a minute per user"
-    if error.response.status_code == 403:
-        return f"Drive rate limit: {_reason(error)}"
-    return "a server error"
-
-
-def _retry_after(response: requests.Response) -> float | None:
-    value = response.headers.get("Retry-After", "")
-    return min(float(value), 60.0) if value.replace(".", "", 1).isdigit() else None
 
 
 @dataclass
@@ -178,32 +108,44 @@ class GoogleBook:
         # as the xlsx backend does, so players open the book on a tab that matters.
         self._fresh = fresh
         self._meta: dict[str, _Tab] | None = None
+        self._lease: int | None = None  # sheetId of the lease we hold in this book
+
+    def _refusal(self, what: str, e: APIError) -> BookError:
+        hint = ""
+        if e.code in (403, 404):
+            hint = f"; check the id and that the spreadsheet is shared with {self._account or 'your account'} as an editor"
+        return BookError(f"Google refused to {what} the {self.label} book ({self.ref}): {e.error.get('message')} (HTTP {e.code}){hint}")
 
     @contextmanager
     def _asking(self, what: str) -> Iterator[None]:
         try:
             yield
         except APIError as e:
-            hint = ""
-            if e.code in (403, 404):
-                hint = f"; check the id and that the spreadsheet is shared with {self._account or 'your account'} as an editor"
-            raise BookError(f"Google refused to {what} the {self.label} book ({self.ref}): {e.error.get('message')} (HTTP {e.code}){hint}") from None
+            raise self._refusal(what, e) from None
 
     def _tabs(self) -> dict[str, _Tab]:
         if self._meta is None:
             with self._asking("open"):
-                data = self._http.fetch_sheet_metadata(self.id, params={"includeGridData": "false", "fields": _METADATA_FIELDS})
-            self._meta = {}
-            for sheet in data.get("sheets", []):
-                props, grid = sheet["properties"], sheet["properties"].get("gridProperties", {})
-                locks = [p["protectedRangeId"] for p in sheet.get("protectedRanges", []) if p.get("description") == LOCK]
-                self._meta[props["title"]] = _Tab(props["sheetId"], grid.get("rowCount", 0), grid.get("columnCount", 0), locks)
+                self._meta = _tabs_of(self._http.fetch_sheet_metadata(self.id, params={"includeGridData": "false", "fields": _METADATA_FIELDS}))
         return self._meta
+
+    def _find(self, name: str, titles: Iterable[str]) -> str | None:
+        """The tab `name` refers to (`match_tab`). Several that could be it is an error: writing a
+        new one beside them would make things worse."""
+        titles = [t for t in titles if t != LEASE]
+        found = match_tab(name, titles)
+        if found is None and (close := [t for t in titles if fold(t) == fold(name)]):
+            raise BookError(f"the {self.label} book ({self.ref}) has several tabs that could be {name!r}: "
+                            f"{', '.join(map(repr, close))}; rename or delete all but one")
+        return found
 
     def read(self, tabs: Sequence[str] | None = None, *, formulas: bool = False) -> dict[str, pd.DataFrame]:
         meta = self._tabs()
-        names = [n for n, t in meta.items() if t.cols] if tabs is None else [n for n in dict.fromkeys(tabs) if n in meta]
-        if not names:
+        if tabs is None:
+            wanted = {n: n for n, t in meta.items() if t.cols and n != LEASE}
+        else:
+            wanted = {n: title for n in tabs if (title := self._find(n, meta)) is not None}
+        if not wanted:
             return {}
         params: ParamsType = {
             "valueRenderOption": "FORMULA" if formulas else "UNFORMATTED_VALUE",
@@ -212,23 +154,37 @@ class GoogleBook:
             "majorDimension": "ROWS",
         }
         with self._asking("read"):
-            reply = self._http.values_batch_get(self.id, [absolute_range_name(n) for n in names], params=params)
-        return {n: frame_from_rows(r.get("values", [])) for n, r in zip(names, reply["valueRanges"])}
+            reply = self._http.values_batch_get(self.id, [absolute_range_name(t) for t in wanted.values()], params=params)
+        return {n: frame_from_rows(r.get("values", [])) for n, r in zip(wanted, reply["valueRanges"])}
 
-    def write(self, tabs: Mapping[str, pd.DataFrame], *, protect: Mapping[str, bool] = {}) -> None:
-        before = self._tabs()
-        after = copy.deepcopy(before)
+    def check_writable(self) -> None:
+        """Nothing to check ahead: Google refuses a write as a whole (see `write`)."""
+
+    def write(self, tabs: Mapping[str, pd.DataFrame], *, protect: Mapping[str, bool] = {},
+              hidden: Collection[str] = ()) -> None:
+        table = {name: rows_from_frame(frame) for name, frame in tabs.items()}
+        self._check_cells(table)
+        after = copy.deepcopy(self._tabs())
+        # First, so that a lease taken over by another command fails the request as requests[0].
+        releases = []
+        if self._lease is not None:
+            releases.append({"deleteSheet": {"sheetId": self._lease}})
+            after.pop(LEASE, None)
         adds: list[dict[str, Any]] = []
         grows: list[dict[str, Any]] = []
         fills: list[dict[str, Any]] = []
-        for name, frame in tabs.items():
-            rows = rows_from_frame(frame)
+        written = []
+        for name, rows in table.items():
             height, width = len(rows), max(1, *map(len, rows))
-            tab = after.get(name)
+            title = self._find(name, after) or name
+            written.append(title)
+            tab = after.get(title)
             if tab is None:
-                tab = after[name] = _Tab(_free_sheet_id(after.values()), max(height, NEW_TAB_ROWS), max(width, NEW_TAB_COLUMNS), [])
-                grid = {"rowCount": tab.rows, "columnCount": tab.cols}
-                adds.append({"addSheet": {"properties": {"sheetId": tab.sheet_id, "title": name, "gridProperties": grid}}})
+                tab = after[title] = _Tab(_free_sheet_id(after.values()), max(height, NEW_TAB_ROWS), max(width, NEW_TAB_COLUMNS), [])
+                props = {"sheetId": tab.sheet_id, "title": title, "gridProperties": {"rowCount": tab.rows, "columnCount": tab.cols}}
+                if name in hidden:
+                    props["hidden"] = True
+                adds.append({"addSheet": {"properties": props}})
             elif height > tab.rows or width > tab.cols:
                 tab.rows, tab.cols = max(height, tab.rows), max(width, tab.cols)
                 grid = {"rowCount": tab.rows, "columnCount": tab.cols}
@@ -242,12 +198,13 @@ class GoogleBook:
                 "rows": [{"values": [_cell(v) for v in row]} for row in rows],
                 "fields": "userEnteredValue",
             }})
-        requests_ = adds + grows + fills
+        requests_ = releases + adds + grows + fills
         new_locks: dict[int, _Tab] = {}  # request index -> tab, to read the new range's id from the reply
         for name, locked in protect.items():
-            tab = after.get(name)
-            if tab is None:
+            title = self._find(name, after)
+            if title is None:
                 continue
+            tab = after[title]
             if locked and not tab.locks:
                 new_locks[len(requests_)] = tab
                 requests_.append({"addProtectedRange": {"protectedRange": {
@@ -257,16 +214,151 @@ class GoogleBook:
                 requests_ += [{"deleteProtectedRange": {"protectedRangeId": i}} for i in tab.locks]
                 tab.locks = []
         if self._fresh and tabs:
-            for name in [n for n in before if n not in tabs]:
-                requests_.append({"deleteSheet": {"sheetId": after.pop(name).sheet_id}})
+            for title in [t for t in after if t not in written]:
+                requests_.append({"deleteSheet": {"sheetId": after.pop(title).sheet_id}})
         if not requests_:
             return
-        with self._asking("write"):
+        try:
             reply = self._http.batch_update(self.id, {"requests": requests_})
+        except APIError as e:
+            if releases and _lease_gone(e):
+                self._lease = None
+                raise BusyError(
+                    f"this command no longer held the game when it wrote the host book ({self.ref}), so Google refused "
+                    f"the write: its lease expired after {LEASE_TIME // timedelta(minutes=1)} minutes and another command took it "
+                    f"over, or someone deleted the hidden tab {LEASE!r}; run the command again"
+                ) from None
+            raise self._refusal("write", e) from None
         for index, tab in new_locks.items():
             tab.locks.append(reply["replies"][index]["addProtectedRange"]["protectedRange"]["protectedRangeId"])
         self._meta = after
         self._fresh = False
+        self._lease = None
+
+    def _check_cells(self, table: Mapping[str, list[list[object]]]) -> None:
+        """The backend's safety net: the engine makes every cell fit, and Google would refuse the
+        whole write with a message that names no cell."""
+        for name, rows in table.items():
+            for r, row in enumerate(rows, start=1):
+                for c, value in enumerate(row, start=1):
+                    if isinstance(value, str) and len(value) > CELL_LIMIT:
+                        raise BookError(
+                            f"cell {rowcol_to_a1(r, c)} of tab {name!r} for the {self.label} book ({self.ref}) holds "
+                            f"{len(value):,} characters; Google Sheets takes at most {CELL_LIMIT:,} in a cell; nothing was written")
+
+    # -- the lease (see GoogleBackend.hold) -----------------------------------------------------
+
+    def take_lease(self, command: str, now: datetime) -> None:
+        """Add the lease tab, or take over an expired one; BusyError when another command holds it."""
+        for _ in range(2):  # a second go only when the holder released it between our two requests
+            sheet_id = random.SystemRandom().randrange(2**30, 2**31)  # no two contenders pick the same
+            try:
+                self._lease_update(command, now, sheet_id)
+                return
+            except APIError as e:
+                if not (e.response.status_code == 400 and "A sheet with the name" in str(e.error.get("message"))):
+                    raise self._refusal("take the lease in", e) from None
+            holder = self._read_lease()
+            if holder is None:
+                continue
+            if holder.sheet_id == sheet_id:  # ours: a retry after Google applied a try whose answer was lost
+                self._lease, self._meta = sheet_id, None
+                return
+            if holder.expires > now:
+                raise BusyError(f"another command holds the game: {holder}; wait for it to finish; "
+                                f"if that command died, its lease expires at {_stamp(holder.expires)}")
+            try:
+                self._lease_update(command, now, sheet_id, replacing=holder.sheet_id)
+                return
+            except APIError as e:
+                if not _lease_gone(e):
+                    raise self._refusal("take the lease in", e) from None
+                raise BusyError(f"another command took over the expired lease of {holder} just before this one; "
+                                f"wait for it to finish and run this command again") from None
+        raise BusyError("other commands are taking and releasing the game right now; run this command again in a minute")
+
+    def _lease_update(self, command: str, now: datetime, sheet_id: int, *, replacing: int | None = None) -> None:
+        rows = [["command", command], ["process", os.getpid()], ["machine", socket.gethostname()],
+                ["taken at", _stamp(now)], ["expires at", _stamp(now + LEASE_TIME)], ["sheet id", sheet_id]]
+        requests_ = [] if replacing is None else [{"deleteSheet": {"sheetId": replacing}}]
+        requests_ += [
+            {"addSheet": {"properties": {"sheetId": sheet_id, "title": LEASE, "hidden": True,
+                                         "gridProperties": {"rowCount": len(rows), "columnCount": 2}}}},
+            {"updateCells": {"range": {"sheetId": sheet_id}, "fields": "userEnteredValue",
+                             "rows": [{"values": [_cell(v) for v in row]} for row in rows]}},
+        ]
+        # The reply carries the metadata, so taking the lease costs no separate metadata request.
+        body = {"requests": requests_, "includeSpreadsheetInResponse": True, "responseIncludeGridData": False}
+        fields = f"updatedSpreadsheet({_METADATA_FIELDS})"
+        reply = self._http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.id, params={"fields": fields}, json=body)
+        self._meta = _tabs_of(reply.json()["updatedSpreadsheet"])
+        self._lease = sheet_id
+
+    def _read_lease(self) -> _Holder | None:
+        """The lease's holder; None when the lease is gone."""
+        params: ParamsType = {"valueRenderOption": "UNFORMATTED_VALUE", "majorDimension": "ROWS"}
+        try:
+            reply = self._http.values_batch_get(self.id, [absolute_range_name(LEASE)], params=params)
+        except APIError as e:
+            if e.response.status_code == 400 and "Unable to parse range" in str(e.error.get("message")):
+                return None
+            raise self._refusal("read the lease in", e) from None
+        fields = {str(r[0]): r[1] for r in reply["valueRanges"][0].get("values", []) if len(r) >= 2}
+        try:
+            return _Holder(str(fields["command"]), str(fields["process"]), str(fields["machine"]),
+                           _parse_stamp(fields["taken at"]), _parse_stamp(fields["expires at"]), int(fields["sheet id"]))
+        except (KeyError, ValueError, TypeError):
+            raise BookError(f"the hidden tab {LEASE!r} of the host book ({self.ref}) is not a lease sheets-host can read; "
+                            f"if no command is running, delete that tab and run the command again") from None
+
+    def release_lease(self) -> None:
+        """Delete our lease if a write has not; a lease already gone is no error."""
+        if self._lease is None:
+            return
+        sheet_id, self._lease = self._lease, None
+        try:
+            self._http.batch_update(self.id, {"requests": [{"deleteSheet": {"sheetId": sheet_id}}]})
+        except APIError as e:
+            if not _lease_gone(e):
+                raise self._refusal("release the lease in", e) from None
+        if self._meta is not None:
+            self._meta.pop(LEASE, None)
+
+
+@dataclass
+class _Holder:
+    command: str
+    process: str
+    machine: str
+    taken: datetime
+    expires: datetime
+    sheet_id: int
+
+    def __str__(self) -> str:
+        return f"{self.command!r} (process {self.process} on {self.machine}), running since {_stamp(self.taken)}"
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _parse_stamp(text: object) -> datetime:
+    return datetime.strptime(str(text), "%Y-%m-%d %H:%M:%S UTC").replace(tzinfo=timezone.utc)
+
+
+def _lease_gone(error: APIError) -> bool:
+    """Google's answer to deleting a sheetId that no longer exists (our lease: always requests[0])."""
+    return error.response.status_code == 400 and "requests[0].deleteSheet" in str(error.error.get("message"))
+
+
+def _tabs_of(spreadsheet: Mapping[str, Any]) -> dict[str, _Tab]:
+    """Tabs by title from a Spreadsheet resource limited to `_METADATA_FIELDS`."""
+    tabs = {}
+    for sheet in spreadsheet.get("sheets", []):
+        props, grid = sheet["properties"], sheet["properties"].get("gridProperties", {})
+        locks = [p["protectedRangeId"] for p in sheet.get("protectedRanges", []) if p.get("description") == LOCK]
+        tabs[props["title"]] = _Tab(props["sheetId"], grid.get("rowCount", 0), grid.get("columnCount", 0), locks)
+    return tabs
 
 
 def _free_sheet_id(tabs: Iterable[_Tab]) -> int:
@@ -290,10 +382,13 @@ class GoogleBackend:
     """Books as Google spreadsheets: the host's is `where`, the others are created, adopted or bound."""
 
     name = "gsheets"
+    cell_limit = CELL_LIMIT
 
     def __init__(self, client: gspread.Client, host_id: str | None = None, *, folder: str | None = None):
         self.client = client
         self.folder = folder
+        # Stamps the lease; machines' clocks are compared, so they had better be roughly right.
+        self.clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
         # The service account's email, for messages; None for a person's OAuth login.
         self.account: str | None = getattr(getattr(client.http_client, "auth", None), "service_account_email", None)
         self._ids: dict[str, str] = {} if host_id is None else {"host": host_id}
@@ -317,7 +412,7 @@ class GoogleBackend:
         (auth="oauth"), credentials.json by default; `client` replaces both (tests).
         """
         if client is None:
-            client = _connect(auth, Path(credentials or "credentials.json"))
+            client = connect(auth, Path(credentials or "credentials.json"))
         if isinstance(client.http_client, RetryingHTTPClient):
             client.http_client.sleep = sleep
         return cls(client, spreadsheet_id(where) if where else None, folder=folder)
@@ -340,6 +435,40 @@ class GoogleBackend:
         for role, ref in refs.items():
             self._ids[role] = spreadsheet_id(ref)
             self._adopted.add(role)
+
+    @contextmanager
+    def hold(self, command: str) -> Iterator[None]:
+        """Hold the game for `command` with a lease in the host book (see the module's docstring).
+
+        Taking it costs one request and replaces the host book's metadata request; the host
+        book's next write releases it at no cost, else one more request releases it when the
+        block ends. A new game (no host spreadsheet yet) has nothing to hold.
+        """
+        if "host" not in self._ids:
+            yield
+            return
+        book = self.book("host")
+        book.take_lease(command, self.clock())
+        try:
+            yield
+        except BaseException:
+            with suppress(BookError):  # the command's own error matters more; the lease expires anyway
+                book.release_lease()
+            raise
+        book.release_lease()
+
+    def existing(self) -> list[str]:
+        """The adopted spreadsheets when the adopted host one already holds a game (a `config`
+        or `rounds` tab): `new` would overwrite them. Spreadsheets it creates are new."""
+        if "host" not in self._adopted:
+            return []
+        if not {fold(t) for t in self.book("host")._tabs()} & {fold("config"), fold("rounds")}:
+            return []
+        return [SPREADSHEET_DRIVE_URL % sid for role, sid in self._ids.items() if role in self._adopted]
+
+    def discard(self) -> None:
+        """Nothing to remove: adopted spreadsheets are the host's own and stay; the new game's
+        writes replace the tabs it uses in them (other tabs are left as they are)."""
 
     def book(self, role: str) -> GoogleBook:
         sid = self._ids.get(role)
@@ -370,7 +499,7 @@ class GoogleBackend:
         try:
             reply = self.client.http_client.request("post", DRIVE_FILES_API_V3_URL, json=body, params={"supportsAllDrives": True})
         except APIError as e:
-            if _reason(e) == "storageQuotaExceeded" and self.account:
+            if drive_reason(e) == "storageQuotaExceeded" and self.account:
                 raise BookError(
                     "a service account cannot own new spreadsheets: pass --folder with the id of a folder in a shared "
                     "drive the service account can edit, or create the spreadsheets yourself, share them with "
@@ -394,16 +523,3 @@ class GoogleBackend:
         if host is None:
             raise BookError("no host spreadsheet yet: create the game first")
         return Path("sheets-host-out") / host
-
-
-def _connect(auth: str, credentials: Path) -> gspread.Client:
-    if auth not in ("service", "oauth"):
-        raise BookError(f"unknown auth {auth!r}; allowed: service, oauth")
-    if not credentials.is_file():
-        raise BookError(f"no Google credentials at {credentials}: pass the {'service-account key' if auth == 'service' else 'OAuth client'} JSON file")
-    try:
-        if auth == "service":
-            return gspread.service_account(filename=credentials, http_client=RetryingHTTPClient)
-        return gspread.oauth(credentials_filename=credentials, authorized_user_filename=TOKEN_FILE, http_client=RetryingHTTPClient)
-    except ValueError as e:  # malformed JSON, or the other kind of key file
-        raise BookError(f"{credentials} is not a valid {'service-account key' if auth == 'service' else 'OAuth client'} file: {e}") from None

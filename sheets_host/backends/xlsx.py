@@ -1,98 +1,297 @@
 """Offline books: one .xlsx file per book in a folder (host.xlsx, public.xlsx, players/<name>.xlsx).
 
 Strings are always stored as text: openpyxl would otherwise turn a player's ``=...`` into a
-formula. Files are replaced atomically, so a crash mid-write leaves the old file whole.
+formula. Files are replaced atomically, so a crash mid-write leaves the old file whole; every
+failure a host can meet is a one-line BookError saying what to do.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import socket
+import stat
+import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from datetime import datetime, timezone
+from decimal import Decimal
 from pathlib import Path
 
 import openpyxl
 import pandas as pd
-from openpyxl.cell.cell import TYPE_STRING
+from filelock import FileLock, Timeout
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, TYPE_STRING
+from openpyxl.utils import get_column_letter
 
-from ..errors import BookError
-from . import frame_from_rows, role_file, rows_from_frame
+from ..errors import BookError, BusyError
+from . import frame_from_rows, match_tab, role_file, rows_from_frame
+
+LOCK = ".sheets-host.lock"
+HOLDER = ".sheets-host.holder"  # who holds the lock: filelock may truncate the lock file itself
+TMP = ".xlsx.tmp"
+CELL_LIMIT = 32_767  # Excel's; openpyxl would silently cut a longer string
+CLOSE = "close it there and run again"
+
+
+@contextmanager
+def _any_digits() -> Iterator[None]:
+    """Lift Python's 4,300-digit limit on int(str) while openpyxl parses a file: a cell holding a
+    longer number would otherwise make the whole book unreadable. (The limit is process-wide;
+    commands are single-threaded.)"""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
+def _long_int(value: object) -> bool:
+    """An int with more than 15 digits, which Excel cannot show exactly: kept as its digits."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15
+
+
+def _cell(value: object) -> object:
+    return str(Decimal(value)) if _long_int(value) else value
+
+
+def _lock_owner(path: Path) -> str | None:
+    """Which program holds `path` open, from the lock file it leaves beside it; None when none."""
+    name = path.name
+    for excel in dict.fromkeys([f"~${name}", f"~${name[1:]}", f"~${name[2:]}"]):  # Excel shortens long names
+        lock = path.with_name(excel)
+        if lock.is_file():
+            with suppress(OSError):
+                data = lock.read_bytes()  # first byte: length of the user's name, then the name
+                if data and data[1:1 + data[0]].strip():
+                    return f"Excel (user {data[1:1 + data[0]].decode('cp1252', 'replace').strip()}, lock file {lock})"
+            return f"Excel (lock file {lock})"
+    lock = path.with_name(f".~lock.{name}#")
+    if lock.is_file():
+        try:
+            # CSV: name, login, machine, time, profile; ',' ';' '\' escaped with '\'.
+            fields, field, escaped = [], "", False
+            for ch in lock.read_text("utf-8", "replace"):
+                if escaped or (ch != "\\" and ch not in ",;"):
+                    field, escaped = field + ch, False
+                elif ch == "\\":
+                    escaped = True
+                else:
+                    fields.append(field)
+                    field = ""
+        except OSError:
+            fields = []
+        fields += [""] * 4
+        who = fields[0] or fields[1]
+        where = f" on {fields[2]}" if fields[2] else ""
+        since = f" since {fields[3]}" if fields[3] else ""
+        return f"LibreOffice ({'user ' + who if who else 'unknown user'}{where}{since}, lock file {lock})"
+    return None
+
+
+def _read_only(path: Path) -> bool:
+    # The mode bit too: root may write anyway, and Windows shows its read-only attribute there.
+    return not os.access(path, os.W_OK) or not path.stat().st_mode & stat.S_IWUSR
 
 
 class XlsxBook:
-    def __init__(self, path: Path, ref: str):
+    def __init__(self, path: Path, ref: str, cell_limit: int = CELL_LIMIT):
         self.path = path
         self.ref = ref  # relative to the game folder, so the folder can move
+        self.cell_limit = cell_limit
 
-    def _load(self, read_only: bool):
+    @contextmanager
+    def _opening(self) -> Iterator[None]:
+        """openpyxl's many ways of failing on a missing, locked or damaged file, as BookErrors."""
         try:
-            return openpyxl.load_workbook(self.path, read_only=read_only, data_only=False)
+            with _any_digits():
+                yield
+        except BookError:
+            raise
         except FileNotFoundError:
             raise BookError(f"no book at {self.path}") from None
-        except Exception as e:  # a corrupt or non-xlsx file
-            raise BookError(f"cannot read {self.path}: {e}") from None
+        except PermissionError as e:
+            raise BookError(f"cannot open {self.path} ({e.strerror or e}): if a program holds it, {CLOSE}; "
+                            "otherwise make it readable") from None
+        except Exception as e:
+            why = " ".join(f"{type(e).__name__}: {e}".split())
+            raise BookError(f"cannot read {self.path}: it is not a valid .xlsx file ({why}); "
+                            "open it in a spreadsheet program and save it as .xlsx, or restore a copy") from None
+
+    def _load(self, read_only: bool):
+        return openpyxl.load_workbook(self.path, read_only=read_only, data_only=False)
 
     def tabs(self) -> list[str]:
-        wb = self._load(read_only=True)
-        try:
-            return list(wb.sheetnames)
-        finally:
-            wb.close()
+        with self._opening():
+            wb = self._load(read_only=True)
+            try:
+                return list(wb.sheetnames)
+            finally:
+                wb.close()
 
     def read(self, tabs: Sequence[str] | None = None, *, formulas: bool = False) -> dict[str, pd.DataFrame]:
         # A formula cell comes back as its text either way: offline files hold no values
         # computed by us, so the text is the only honest reading.
-        wb = self._load(read_only=True)
-        try:
-            names = wb.sheetnames if tabs is None else [t for t in tabs if t in wb.sheetnames]
-            return {n: frame_from_rows([list(r) for r in wb[n].iter_rows(values_only=True)]) for n in names}
-        finally:
-            wb.close()
+        with self._opening():
+            wb = self._load(read_only=True)
+            try:
+                names = ({n: n for n in wb.sheetnames} if tabs is None
+                         else {t: match_tab(t, wb.sheetnames) for t in tabs})
+                return {want: frame_from_rows([[_cell(v) for v in row] for row in wb[have].iter_rows(values_only=True)])
+                        for want, have in names.items()
+                        if have is not None and hasattr(wb[have], "iter_rows")}  # chart sheets hold no cells
+            finally:
+                wb.close()
 
-    def write(self, tabs: Mapping[str, pd.DataFrame], *, protect: Mapping[str, bool] = {}) -> None:
+    def _rows(self, name: str, frame: pd.DataFrame) -> list[list[object]]:
+        rows = rows_from_frame(frame)
+        for r, row in enumerate(rows, start=1):
+            for c, value in enumerate(row):
+                if isinstance(value, str):
+                    # Control characters (pasted on Google, say) cannot be stored in an .xlsx file.
+                    row[c] = value = ILLEGAL_CHARACTERS_RE.sub("", value)
+                    if len(value) > self.cell_limit:
+                        raise BookError(f"{self.path}, tab {name!r}, cell {get_column_letter(c + 1)}{r}: "
+                                        f"{len(value):,} characters, more than the {self.cell_limit:,} an .xlsx cell "
+                                        "holds; nothing was written: shorten it and run again")
+        return rows
+
+    def write(self, tabs: Mapping[str, pd.DataFrame], *, protect: Mapping[str, bool] = {},
+              hidden: Collection[str] = ()) -> None:
+        content = {name: self._rows(name, frame) for name, frame in tabs.items()}  # every check before any change
         if self.path.exists():
-            wb = self._load(read_only=False)
+            self._check_file()
+            with self._opening():
+                wb = self._load(read_only=False)
+            self._keep_long_ints(wb, content)
         else:
             wb = openpyxl.Workbook()
             wb.remove(wb.active)
-        for name, frame in tabs.items():
-            if name in wb.sheetnames:
-                index = wb.sheetnames.index(name)
-                wb.remove(wb[name])
-                ws = wb.create_sheet(name, index)
-            else:
+        for name, rows in content.items():
+            have = match_tab(name, wb.sheetnames)
+            if have is None:
                 ws = wb.create_sheet(name)
-            for row in rows_from_frame(frame):
+            else:  # in place: same position, title, visibility and protection
+                old = wb[have]
+                index = wb.sheetnames.index(have)
+                wb.remove(old)
+                ws = wb.create_sheet(have, index)
+                ws.sheet_state = old.sheet_state
+                ws.protection = old.protection
+            if name in hidden:
+                ws.sheet_state = "hidden"
+            for row in rows:
                 ws.append(row)
-            for row in ws.iter_rows():
-                for cell in row:
+            for line in ws.iter_rows():
+                for cell in line:
                     if isinstance(cell.value, str):
                         cell.data_type = TYPE_STRING
         for name, locked in protect.items():
-            if name in wb.sheetnames:
-                wb[name].protection.sheet = locked
+            have = match_tab(name, wb.sheetnames)
+            if have is not None:
+                wb[have].protection.sheet = locked
         if not wb.sheetnames:
             wb.create_sheet("info")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".xlsx.tmp")
-        os.close(fd)
+        self._show_one(wb)
+        self._save(wb)
+
+    @staticmethod
+    def _keep_long_ints(wb, content: Mapping[str, object]) -> None:
+        """Long ints in tabs we keep, as text: openpyxl saves numbers as '%.16g', which rounds
+        them and fails past 1e308."""
+        for ws in wb.worksheets:
+            if ws.title in content:
+                continue
+            for line in ws.iter_rows():
+                for cell in line:
+                    if _long_int(cell.value):
+                        cell.value = _cell(cell.value)
+
+    @staticmethod
+    def _show_one(wb) -> None:
+        """Excel refuses a book whose sheets are all hidden, or whose active sheet is hidden."""
+        sheets = [wb[n] for n in wb.sheetnames]
+        visible = [s for s in sheets if s.sheet_state == "visible"]
+        if not visible:
+            sheets[0].sheet_state = "visible"
+            visible = [sheets[0]]
+        active = wb.active if wb.active in visible else visible[0]
+        wb.active = active
+        for s in wb.worksheets:  # chart sheets have no view of their own
+            s.sheet_view.tabSelected = s is active
+
+    def _save(self, wb) -> None:
+        tmp = None
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=TMP)
+            os.close(fd)
             wb.save(tmp)
             os.replace(tmp, self.path)
+        except OSError as e:
+            if tmp is None:
+                raise BookError(f"cannot write in {self.path.parent} ({e.strerror or e}): make the folder writable "
+                                "and run again; nothing was written") from None
+            raise BookError(f"cannot write {self.path} ({e.strerror or e}): if a program has it open, {CLOSE}; "
+                            "if it is read-only or the disk is full, fix that and run again; "
+                            "the book is unchanged") from None
         finally:
-            if os.path.exists(tmp):
+            if tmp is not None and os.path.exists(tmp):
                 os.remove(tmp)
+
+    def _check_file(self) -> None:
+        owner = _lock_owner(self.path)
+        if owner:
+            raise BookError(f"{owner} has {self.path} open: {CLOSE} (if that program is not running, "
+                            "delete the lock file)")
+        if _read_only(self.path):
+            raise BookError(f"{self.path} is read-only: make it writable and run again")
+        try:
+            with open(self.path, "r+b"):  # Windows refuses this while another program holds the file
+                pass
+        except OSError as e:
+            raise BookError(f"cannot write {self.path} ({e.strerror or e}): "
+                            f"if a program has it open, {CLOSE}") from None
+
+    def check_writable(self) -> None:
+        if self.path.exists():
+            self._check_file()
+        folder = self.path.parent
+        while not folder.exists():  # a folder not made yet: its first existing parent will hold it
+            folder = folder.parent
+        try:
+            # Try it: access() says yes to root and lies on network drives.
+            fd, probe = tempfile.mkstemp(dir=folder, suffix=TMP)
+            os.close(fd)
+            os.remove(probe)
+        except OSError as e:
+            raise BookError(f"cannot write in {folder} ({e.strerror or e}), where {self.path.name} goes: "
+                            "make the folder writable and run again") from None
 
 
 class XlsxBackend:
     name = "xlsx"
+    cell_limit = CELL_LIMIT
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, wait: float = 5.0):
         self.folder = Path(folder)
+        self.wait = wait  # seconds a command waits for another to finish before refusing
+        self._refs: dict[str, str] = {}
+        self._held = 0
+
+    def bind(self, refs: Mapping[str, str]) -> None:
+        """Learn role -> book path (relative to the folder) as recorded in the host book, so books
+        named by an older `role_file` are still found."""
+        for role, ref in refs.items():
+            # The host is always the folder's host.xlsx: the book this list was read from.
+            if role != "host" and ref:
+                self._refs[role] = ref
 
     def _book(self, role: str) -> XlsxBook:
-        ref = f"{role_file(role)}.xlsx"
-        return XlsxBook(self.folder / ref, ref)
+        ref = self._refs.get(role) or f"{role_file(role)}.xlsx"
+        return XlsxBook(self.folder / ref, ref, self.cell_limit)
 
     def book(self, role: str) -> XlsxBook:
         book = self._book(role)
@@ -103,11 +302,80 @@ class XlsxBackend:
     def create(self, role: str, title: str, readers: Sequence[str] = (), public: bool = False) -> XlsxBook:
         book = self._book(role)
         if book.path.exists():
-            book.path.unlink()
+            raise BookError(f"{book.path} already exists: `new --force` replaces the game there")
+        self._refs[role] = book.ref
         return book
 
     def refs(self) -> dict[str, str]:
-        return {}
+        return dict(self._refs)
 
     def output_dir(self) -> Path:
         return self.folder / "announcements"
+
+    def existing(self) -> list[str]:
+        books = [self.folder / f for f in ("host.xlsx", "public.xlsx")]
+        if self.folder.is_dir():
+            for sub in sorted(self.folder.iterdir()):
+                if sub.is_dir() and sub.name.endswith("s"):  # players/, meadows/: role_file's <kind>s
+                    books += sorted(sub.glob("*.xlsx"))
+        return [p.relative_to(self.folder).as_posix() for p in books
+                if p.is_file() and not p.name.startswith("~$")]  # ~$: Excel's lock files
+
+    def discard(self) -> None:
+        books = [XlsxBook(self.folder / ref, ref) for ref in self.existing()]
+        for book in books:  # all checked first, so a held book stops it before anything is removed
+            book._check_file()
+        out = self.output_dir()
+        files = [b.path for b in books] + (sorted(p for p in out.iterdir() if p.is_file()) if out.is_dir() else [])
+        for path in files:
+            try:
+                path.unlink()
+            except OSError as e:
+                raise BookError(f"cannot remove {path} ({e.strerror or e}): "
+                                f"if a program has it open, {CLOSE}") from None
+
+    @contextmanager
+    def hold(self, command: str) -> Iterator[None]:
+        if self._held:  # a command run inside another one of this backend
+            self._held += 1
+            try:
+                yield
+            finally:
+                self._held -= 1
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            lock = FileLock(self.folder / LOCK, timeout=self.wait)
+            lock.acquire()
+        except Timeout:
+            raise BusyError(f"another command is running on {self.folder}: {self._holder()}; "
+                            "wait for it to finish and run again") from None
+        except OSError as e:
+            raise BookError(f"cannot lock {self.folder} ({e.strerror or e}): make the folder writable "
+                            "and run again") from None
+        holder = self.folder / HOLDER
+        try:
+            try:
+                holder.write_text(json.dumps({
+                    "command": command, "pid": os.getpid(), "machine": socket.gethostname(),
+                    "started": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")}))
+            except OSError as e:
+                raise BookError(f"cannot write {holder} ({e.strerror or e}): make the folder writable "
+                                "and run again") from None
+            for tmp in self.folder.rglob(f"*{TMP}"):
+                with suppress(OSError):  # a leftover that will not go is harmless; the next hold retries
+                    tmp.unlink()
+            self._held = 1
+            yield
+        finally:
+            self._held = 0
+            with suppress(OSError):  # the lock, not this file, is what keeps others out
+                holder.unlink(missing_ok=True)
+            lock.release()
+
+    def _holder(self) -> str:
+        try:
+            h = json.loads((self.folder / HOLDER).read_text())
+            return f"`{h['command']}` (process {h['pid']} on {h['machine']}, started {h['started']})"
+        except (OSError, ValueError, KeyError, TypeError):  # written a moment after the lock is taken
+            return "a sheets-host command that has not said which yet"

@@ -360,7 +360,7 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
                                                     "counts; row dropped"))
                 continue
             if kind != "send" and not cells.is_blank(row.get("to")):
-                problems.append(row.problem("to", f"'to' is for send rows only; {cells.text(row.get('to'))!r} ignored"))
+                problems.append(row.problem("to", f"'to' is for send rows only; {cells.quote(row.get('to'))} ignored"))
             column = "value"
             try:
                 value = self._value(kind, row.get("value"))
@@ -688,10 +688,10 @@ def rotation(raw: object) -> int:
     if words in (["none"], ["no"]):
         return 0
     if len(words) > 1:
-        raise CellError(f"{said!r} is not {allowed}; e.g. '90', '180 degrees', '90 counter-clockwise'")
+        raise CellError(f"{cells.quote(said)} is not {allowed}; e.g. '90', '180 degrees', '90 counter-clockwise'")
     degrees = cells.as_int(words[0] if words else raw, 0, 270, allowed)
     if degrees % 90:
-        raise CellError(f"{said!r} is not a multiple of 90 ({allowed})")
+        raise CellError(f"{cells.quote(said)} is not a multiple of 90 ({allowed})")
     return -(degrees // 90) % 4 if backwards else degrees // 90
 
 

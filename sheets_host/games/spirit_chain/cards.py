@@ -105,9 +105,10 @@ def parse_effect(raw: str) -> Effect:
         m = re.fullmatch(r"(damage|heal|shield|drain) \+?(\d+)", clause)
         name = m.group(1) if m else _FLAGS.get(clause, "none" if clause == "none" else None)
         if name is None:
-            raise ValueError(f"{clause!r} is not an effect clause; allowed: {VOCABULARY} (clauses separated by ';')")
+            raise ValueError(f"{cells.quote(clause)} is not an effect clause; allowed: {VOCABULARY} "
+                             "(clauses separated by ';')")
         if name in values:
-            raise ValueError(f"{clause!r} repeats a clause; each clause at most once")
+            raise ValueError(f"{cells.quote(clause)} repeats a clause; each clause at most once")
         values[name] = int(m.group(2)) if m else True
     values.pop("none", None)
     return Effect(**values)
@@ -195,7 +196,8 @@ class CardBook:
             named = [self[title] for title, name in self._name_words.items()
                      if title != card.title and _contains(words, name)]
             if named:
-                raise cells.CellError(f"{t!r} names {named[0].name} and {card.title}: write one card ({what})")
+                raise cells.CellError(f"{cells.quote(t)} names {named[0].name} and {card.title}: "
+                                      f"write one card ({what})")
             return card
         return self.by_title[cells.as_choice(raw, list(self.by_title), what, aliases)]
 

@@ -414,13 +414,13 @@ class SpiritChain(Game[Duel, Move]):
                              "this row does not count")
             if stamp is None:
                 return None, None
-            at = cells.text(row.get(STAMP))
+            at = cells.quote(row.get(STAMP))
             if window.opened and stamp < window.opened:
-                problems.append(row.problem(STAMP, f"{at!r} is before this phase opened "
+                problems.append(row.problem(STAMP, f"{at} is before this phase opened "
                                                    f"({window.opened:%Y-%m-%d %H:%M:%S} UTC); this row does not count"))
                 return None, None
             if window.frozen and stamp > window.frozen:
-                problems.append(row.problem(STAMP, f"{at!r} is after the submissions were read "
+                problems.append(row.problem(STAMP, f"{at} is after the submissions were read "
                                                    f"({window.frozen:%Y-%m-%d %H:%M:%S} UTC); this row does not count"))
                 return None, None
         phase = state.phase
@@ -428,7 +428,7 @@ class SpiritChain(Game[Duel, Move]):
             for column in other.columns:
                 if other is not phase and not cells.is_blank(row.get(column)):
                     problems.append(row.problem(column, (
-                        f"{cells.text(row.get(column))!r} is for the {other.label}, but the {phase.label} is open: "
+                        f"{cells.quote(row.get(column))} is for the {other.label}, but the {phase.label} is open: "
                         f"fill {', '.join(phase.columns)}; this row does not count")))
                     return None, None
         reader = {Phase.AUCTION: self._read_bids, Phase.UPGRADES: self._read_upgrades,
@@ -471,7 +471,7 @@ class SpiritChain(Game[Duel, Move]):
         if word in NO_WORDS:
             return Move(Phase.UPGRADES)
         if not due:
-            refuse(f"{text!r}: no upgrade is available to you (your spirits: {_cards_text(free)})")
+            refuse(f"{cells.quote(text)}: no upgrade is available to you (your spirits: {_cards_text(free)})")
             return None
         if word in YES_WORDS:
             made, fours = rules.forced_upgrades(book, free)
@@ -489,19 +489,19 @@ class SpiritChain(Game[Duel, Move]):
                 partners = [book.read(p, "a Rank III spirit") for p in
                             partners_text.replace("&", "+").replace(" and ", "+").split("+") if p.strip()]
             except CellError as e:
-                refuse(f"{item!r}: {e}")
+                refuse(f"{cells.quote(item)}: {e}")
                 return None
             if not times:
-                refuse(f"{item!r}: make a spirit once or more (e.g. {target.title} x2)")
+                refuse(f"{cells.quote(item)}: make a spirit once or more (e.g. {target.title} x2)")
                 return None
             for _ in range(times):
                 upgrade = self._upgrade_for(book, target, partners, work)
                 if isinstance(upgrade, str):
-                    refuse(f"{item!r}: {upgrade}")
+                    refuse(f"{cells.quote(item)}: {upgrade}")
                     return None
                 why = rules.upgrade_problem(book, upgrade, work)
                 if why:
-                    refuse(f"{item!r}: {why}")
+                    refuse(f"{cells.quote(item)}: {why}")
                     return None
                 work = rules.apply_upgrades(book, work, [upgrade])
                 made.append(upgrade)
@@ -850,9 +850,19 @@ def _times(item: str) -> tuple[int, str]:
     """
     m = re.fullmatch(r"(\d+)\s*(?:[x×*]\s+|[×*]\s*)(.+)", item, re.IGNORECASE)
     if m:
-        return int(m.group(1)), m.group(2)
+        return _count(m.group(1)), m.group(2)
     m = re.fullmatch(r"(.+?)(?:\s+[x×*]\s*|\s*[×*]\s*)(\d+)", item, re.IGNORECASE)
-    return (int(m.group(2)), m.group(1)) if m else (1, item)
+    return (_count(m.group(2)), m.group(1)) if m else (1, item)
+
+
+def _count(digits: str) -> int:
+    """A typed count; one past a million stands for any larger one (int() refuses 4,300 digits),
+    which runs out of spirits, and is refused, all the same.
+
+    >>> _count("007"), _count("9" * 5000)
+    (7, 1000001)
+    """
+    return int(digits) if len(digits.lstrip("0")) <= 6 else 10**6 + 1
 
 
 def _card_label(card: Card) -> str:

@@ -277,8 +277,8 @@ class WindGuideMe(Game[WindState, Orders]):
         fake: Placement | None = None
         light_used = False
         for row in rows:
-            kind = row.read("kind", lambda v: cells.as_choice(v or "stone", ("stone", "fake"), "a kind", KIND_ALIASES),
-                            problems)
+            kind = row.read("kind", lambda v: "stone" if cells.is_blank(v) else cells.as_choice(
+                v, ("stone", "fake"), "a kind", KIND_ALIASES), problems)
             if kind is None:
                 continue
             values = {}

@@ -1,0 +1,375 @@
+"""The host book: the game's single source of truth, read and checked whole before any command acts.
+
+Every tab a host can edit is validated against the game's own records before anything is written:
+the config (keys unique, every setting typed), the players (unique, usable names), the rounds (one
+record per round, in order, agreeing with the state), the archive (typed keys, each attempt's rows
+once), the snapshots (whole JSON), the data and state tabs (present, by their schemas). A problem
+is a `SchemaError` naming the tab, row and column.
+
+The archive keeps every submission ever read, grouped in attempts: each attempt is one set of rows
+read for one round, numbered per round and never reused. A resolve reads an attempt (from the
+submit tabs, or the copy `lock` took), a redo copies the last one (as the host corrected it) into
+a new one, and rows a command would otherwise overwrite are set aside as an attempt of their own.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import pandas as pd
+
+from . import cells
+from .backends import ENGINE_TAB, Backend, Book
+from .cells import SubmitRow
+from .errors import RoundError, SchemaError, SchemaErrors
+from .game import Game
+from .games import get_game
+from .table import Column, TabSchema, check_all
+
+Clock = Callable[[], datetime]
+# Characters per snapshot cell, and the most a player's cell keeps: both must fit every backend
+# (xlsx holds 32,767 characters in a cell, Google Sheets 50,000), since a game can be replayed
+# from one into the other.
+CELL_PART = 30_000
+
+CONFIG = TabSchema("config", (Column("key"), Column("value", optional=True)), "Game settings.")
+ENGINE_SETTINGS = (
+    Column("game", doc="which game this is"),
+    Column("seed", "int", doc="every random choice derives from it"),
+    Column("first deadline", optional=True, doc="UTC, e.g. 2026-11-23 18:00; blank for none"),
+    Column("round hours", "float", lo=0, optional=True, doc="time between deadlines; blank for none"),
+)
+PLAYERS = TabSchema("players", (Column("player"), Column("email", optional=True), Column("book", optional=True)))
+ROUND_STATUS = ("open", "locked", "resolved")
+ROUNDS = TabSchema("rounds", (
+    Column("round", "int", lo=1), Column("status", "choice", ROUND_STATUS),
+    Column("attempt", "int", lo=0), Column("deadline", optional=True), Column("opened at", optional=True),
+    Column("frozen at", optional=True), Column("resolved at", optional=True)))
+SNAPSHOTS = TabSchema("snapshots", (Column("round", "int", lo=1), Column("tab"), Column("part", "int", lo=0),
+                                    Column("json", "json")))
+# What an attempt's rows were read for: by resolve from the submit tabs, by lock, a redo's copy,
+# or rows a command replaced in a submit tab (kept so that nothing a player typed is ever lost).
+USES = ("submitted", "locked", "corrected", "set aside")
+ARCHIVE_KEYS = ["round", "attempt", "use", "player", "row"]
+ARCHIVE = TabSchema("archive", (Column("round", "int", lo=1), Column("attempt", "int", lo=1),
+                                Column("use", "choice", USES, optional=True), Column("player", "player"),
+                                Column("row", "int", lo=1)))
+LOG_HEADER = ["round", "attempt", "at", "kind", "player", "row", "message"]
+BOOKS_HEADER = ["role", "book"]
+# The host's own bookkeeping: how many commits it has made and what the last one was, so a
+# delivery can be finished after a crash and a stale copy of the host book is recognised.
+COMMIT = TabSchema(ENGINE_TAB, (Column("key"), Column("value", optional=True)))
+HOST_TABS = ("config", "players", "rounds", "log", "archive", "snapshots")
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def stamp(t: datetime) -> str:
+    return t.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def parse_time(raw: object, where: str, row: int | None = None) -> datetime | None:
+    """A host-typed UTC time ('2026-11-23 18:00', ISO, with or without 'UTC'); None when blank.
+    `where` is 'tab:column', for the message."""
+    if cells.is_blank(raw):
+        return None
+    try:
+        return cells.as_time(raw, "a time")
+    except cells.CellError:
+        tab, _, column = where.partition(":")
+        raise SchemaErrors([SchemaError(tab, row, column, cells.text(raw), "a UTC time like 2026-11-23 18:00")]) from None
+
+
+def name_key(name: str) -> str:
+    """Two player names are the same name when this is equal: any case, any Unicode form.
+
+    >>> name_key("Zoe\u0308") == name_key("ZOË"), name_key("Zoë") == name_key("Zoé")
+    (True, False)
+    """
+    return unicodedata.normalize("NFKC", cells.text(name)).casefold()
+
+
+def frame(rows: Sequence[Mapping], header: Sequence[str]) -> pd.DataFrame:
+    return pd.DataFrame([[r.get(h) for h in header] for r in rows], columns=list(header), dtype=object)
+
+
+def reindex(data: pd.DataFrame) -> pd.DataFrame:
+    """Host-written frames get sheet row numbers as index, so schema errors name the right row."""
+    data = data.copy()
+    data.index = range(2, len(data) + 2)
+    return data
+
+
+@dataclass(frozen=True)
+class Commit:
+    """The host's last commit: its number and what it did, for finishing its delivery."""
+
+    version: int = 0
+    operation: str = ""  # new, resolve, redo, undo
+    round: int = 0  # the round resolved, redone or undone (0 for new)
+    attempt: int = 0
+
+    def frame(self) -> pd.DataFrame:
+        return frame([{"key": k, "value": getattr(self, k)} for k in ("version", "operation", "round", "attempt")],
+                     ["key", "value"])
+
+
+@dataclass
+class Session:
+    """A game as read from its host book, every tab validated."""
+
+    backend: Backend
+    host: Book
+    game: Game
+    tabs: dict[str, pd.DataFrame]
+    config: dict[str, Any]
+    players: list[str]
+    emails: dict[str, str]
+    data: dict[str, list[dict]]
+    state: Any
+    rounds: list[dict]
+    commit: Commit = Commit()
+    clock: Clock = now_utc
+    log: list[dict] = field(default_factory=list)
+    archive_rows: list[dict] = field(default_factory=list)  # validated archive, host corrections included
+
+    @property
+    def open_round(self) -> dict | None:
+        return next((r for r in self.rounds if r["status"] != "resolved"), None)
+
+    @property
+    def last_resolved(self) -> dict | None:
+        done = [r for r in self.rounds if r["status"] == "resolved"]
+        return done[-1] if done else None
+
+    def note(self, round_number: int, attempt: int, kind: str, message: str, player: str = "",
+             row: int | None = None) -> None:
+        self.log.append({"round": round_number, "attempt": attempt, "at": stamp(self.clock()), "kind": kind,
+                         "player": player, "row": row, "message": message})
+
+    def snapshot(self, round_number: int) -> Any:
+        """The state before `round_number` was resolved, from the snapshots tab."""
+        tabs = snapshot_tabs(self.tabs["snapshots"]).get(round_number)
+        if tabs is None:
+            raise RoundError(f"no snapshot of the state before round {round_number} in the host book's snapshots tab")
+        return self.game.load(self.players, tabs, self.config, self.data)
+
+    def next_attempt(self, round_number: int) -> int:
+        """A number no attempt of this round has used, in the archive, the rounds tab or the log."""
+        used = [r["attempt"] for r in self.archive_rows if r["round"] == round_number]
+        used += [r["attempt"] for r in self.rounds if r["round"] == round_number]
+        for rec in self.tabs.get("log", pd.DataFrame()).to_dict("records"):
+            if cells.text(rec.get("round")) == str(round_number):
+                try:
+                    used.append(int(float(cells.text(rec.get("attempt")) or 0)))
+                except ValueError:
+                    pass
+        return max(used, default=0) + 1
+
+    def attempt_rows(self, round_number: int, attempt: int) -> dict[str, list[SubmitRow]]:
+        """Each player's archived rows of one attempt (as the host may have corrected them)."""
+        header = self.game.submit_tab.header
+        out: dict[str, list[SubmitRow]] = {p: [] for p in self.players}
+        for r in self.archive_rows:
+            if r["round"] == round_number and r["attempt"] == attempt and r["player"] in out:
+                values = {h: r["values"].get(h) for h in header}
+                if any(not cells.is_blank(v) for v in values.values()):
+                    out[r["player"]].append(SubmitRow(r["player"], r["row"], header, values))
+        for rows in out.values():
+            rows.sort(key=lambda row: row.row)
+        return out
+
+
+def snapshot_tabs(data: pd.DataFrame) -> dict[int, dict[str, list]]:
+    """round -> tab -> records, from the snapshots tab; SchemaErrors for broken JSON or parts."""
+    rows = SNAPSHOTS.records(data)
+    parts: dict[tuple[int, str], list[tuple[int, str, int]]] = {}
+    for r in rows:
+        parts.setdefault((r["round"], r["tab"]), []).append((r["part"], r["json"], r["_row"]))
+    out: dict[int, dict[str, list]] = {}
+    errors = []
+    for (round_number, tab), pieces in parts.items():
+        pieces.sort()
+        numbers = [p for p, _, _ in pieces]
+        if numbers != list(range(len(numbers))):
+            errors.append(SchemaError("snapshots", pieces[0][2], "part", ", ".join(map(str, numbers)),
+                                      f"parts 0 to {len(numbers) - 1}, each once (round {round_number}, tab {tab!r})"))
+            continue
+        try:
+            out.setdefault(round_number, {})[tab] = json.loads("".join(j for _, j, _ in pieces))
+        except ValueError:
+            errors.append(SchemaError("snapshots", pieces[0][2], "json", f"round {round_number}, tab {tab!r}",
+                                      "whole JSON (a snapshot part was edited or cut; restore it from a copy)"))
+    if errors:
+        raise SchemaErrors(errors)
+    return out
+
+
+def snapshot_rows(game: Game, state: Any, round_number: int) -> list[dict]:
+    rows = []
+    for tab, records in game.dump(state).items():
+        text = json.dumps(records, separators=(",", ":"), sort_keys=True)
+        for part, start in enumerate(range(0, max(len(text), 1), CELL_PART)):
+            rows.append({"round": round_number, "tab": tab, "part": part, "json": text[start:start + CELL_PART]})
+    return rows
+
+
+def read_config(data: pd.DataFrame, game: Game | None = None) -> dict[str, Any]:
+    rows = CONFIG.records(data)
+    raw: dict[str, tuple[object, int]] = {}
+    errors = []
+    for r in rows:
+        key = cells.fold(cells.text(r["key"]))
+        if key in raw:
+            errors.append(SchemaError("config", r["_row"], "key", cells.text(r["key"]),
+                                      f"a setting named once (also in row {raw[key][1]})"))
+        raw[key] = (r["value"], r["_row"])
+    config: dict[str, Any] = {}
+    columns = ENGINE_SETTINGS + (game.settings if game else ())
+    for col in columns:
+        value, row = raw.get(cells.fold(col.name), (None, None))
+        try:
+            config[col.name] = col.parse(value)
+        except ValueError:
+            errors.append(SchemaError("config", row, col.name, cells.text(value), col.expected()))
+    if not errors:
+        try:
+            parse_time(config["first deadline"], "config:first deadline", raw.get(cells.fold("first deadline"), (0, None))[1])
+        except SchemaErrors as e:
+            errors.extend(e.errors)
+    if errors:
+        raise SchemaErrors(errors)
+    return config
+
+
+def read_players(data: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
+    rows = PLAYERS.records(data)
+    players, emails, seen, errors = [], {}, {}, []
+    for r in rows:
+        name = cells.text(r["player"])
+        key = name_key(name)
+        if key in seen:
+            errors.append(SchemaError("players", r["_row"], "player", name, f"a name used once (also in row {seen[key]})"))
+        seen[key] = r["_row"]
+        players.append(name)
+        if r["email"]:
+            emails[name] = cells.text(r["email"])
+    if errors:
+        raise SchemaErrors(errors)
+    return players, emails
+
+
+def read_archive(data: pd.DataFrame, players: Sequence[str], header: Sequence[str]) -> list[dict]:
+    """Typed archive rows ({round, attempt, use, player, row, values, _row}); keys unique."""
+    records = ARCHIVE.records(data, players)
+    columns = {cells.fold(cells.text(c)): c for c in data.columns}
+    seen: dict[tuple, int] = {}
+    errors = []
+    out = []
+    for rec, values in zip(records, data.to_dict("records")):
+        key = (rec["round"], rec["attempt"], rec["player"], rec["row"])
+        if key in seen:
+            errors.append(SchemaError("archive", rec["_row"], "row", rec["row"],
+                                      f"archived once for round {key[0]}, attempt {key[1]}, {key[2]} "
+                                      f"(also in row {seen[key]})"))
+        seen[key] = rec["_row"]
+        rec["values"] = {h: values.get(columns.get(cells.fold(h))) for h in header}
+        out.append(rec)
+    if errors:
+        raise SchemaErrors(errors)
+    return out
+
+
+def read_commit(data: pd.DataFrame | None) -> Commit:
+    if data is None or data.empty:
+        return Commit()
+    values = {cells.text(r["key"]): r["value"] for r in COMMIT.records(data)}
+    try:
+        return Commit(int(float(cells.text(values.get("version")) or 0)), cells.text(values.get("operation")),
+                      int(float(cells.text(values.get("round")) or 0)), int(float(cells.text(values.get("attempt")) or 0)))
+    except ValueError:
+        raise SchemaErrors([SchemaError(ENGINE_TAB, None, "value", "", "the engine's own numbers (restore the tab)")]) from None
+
+
+def check_rounds(rounds: list[dict], game: Game, state: Any) -> None:
+    """The rounds tab against the state: one record per round from 1, every round before the last
+    resolved, and the open round the one the state is waiting for."""
+    errors = []
+    for expected, r in enumerate(rounds, start=1):
+        if r["round"] != expected:
+            errors.append(SchemaError("rounds", r["_row"], "round", r["round"], f"round {expected} (rounds are listed once each, in order)"))
+    for r in rounds[:-1]:
+        if r["status"] != "resolved":
+            errors.append(SchemaError("rounds", r["_row"], "status", r["status"],
+                                      "resolved (only the last round can be open; use undo to reopen a round)"))
+    if not errors and rounds:
+        last = rounds[-1]
+        over = game.is_over(state)
+        due = game.round(state)
+        if last["status"] == "resolved" and not over:
+            errors.append(SchemaError("rounds", last["_row"], "status", "resolved",
+                                      f"followed by round {due}, which the state is waiting for"))
+        elif last["status"] != "resolved" and (over or last["round"] != due):
+            wanted = "resolved (the game is over)" if over else f"round {due}, the round the state is waiting for"
+            errors.append(SchemaError("rounds", last["_row"], "round", f"{last['round']} {last['status']}",
+                                      f"{wanted}; use undo to reopen a round"))
+    if errors:
+        raise SchemaErrors(errors)
+
+
+def open_session(backend: Backend, clock: Clock = now_utc) -> Session:
+    """Read and validate the host book; raises SchemaErrors listing every bad cell."""
+    host = backend.book("host")
+    tabs = host.read()
+    missing = [t for t in HOST_TABS if t not in tabs]
+    if missing:
+        raise SchemaErrors([SchemaError(t, None, None, "", "present in the host book (restore the tab)") for t in missing])
+    config = read_config(tabs["config"])
+    game = get_game(config["game"])
+    config = read_config(tabs["config"], game)
+    players, emails = read_players(tabs["players"])
+    if "books" in tabs and hasattr(backend, "bind"):
+        backend.bind({cells.text(r["role"]): cells.text(r["book"]) for r in tabs["books"].to_dict("records")})
+    problems = game.check_config(config, players)
+    if problems:
+        raise SchemaErrors([SchemaError("config", None, None, p, "valid") for p in problems])
+    absent = [s.name for s in game.data_tabs + game.state_tabs if s.name not in tabs]
+    if absent:
+        raise SchemaErrors([SchemaError(t, None, None, "", f"present in the host book: {game.title} reads it "
+                                        "(restore it from a copy, or undo)") for t in absent])
+
+    data_list = check_all([lambda s=s: s.records(tabs[s.name], players) for s in game.data_tabs])
+    data = {s.name: d for s, d in zip(game.data_tabs, data_list)}
+    state_list = check_all([lambda s=s: s.records(tabs[s.name], players) for s in game.state_tabs])
+    state = game.load(players, {s.name: d for s, d in zip(game.state_tabs, state_list)}, config, data)
+    rounds = ROUNDS.records(tabs["rounds"])
+    check_rounds(rounds, game, state)
+    archive = read_archive(tabs["archive"], players, game.submit_tab.header)
+    snapshots = snapshot_tabs(tabs["snapshots"])
+    missing_snapshots = [r["round"] for r in rounds if r["status"] == "resolved" and r["round"] not in snapshots]
+    if missing_snapshots:
+        raise SchemaErrors([SchemaError("snapshots", None, "round", n, "present for every resolved round") for n in missing_snapshots])
+    session = Session(backend, host, game, tabs, config, players, emails, data, state, rounds,
+                      read_commit(tabs.get(ENGINE_TAB)), clock, archive_rows=archive)
+    _check_frozen(session, snapshots)
+    return session
+
+
+def _check_frozen(session: Session, snapshots: Mapping[int, Mapping[str, list]]) -> None:
+    """Tabs such as a seating may change only before round 1: compare them with its snapshot."""
+    frozen = session.game.frozen_tabs
+    if not frozen or not any(r["status"] == "resolved" for r in session.rounds):
+        return
+    first = snapshots.get(1, {})
+    now = session.game.dump(session.state)
+    for tab in frozen:
+        if tab in first and first[tab] != json.loads(json.dumps(now[tab])):
+            raise SchemaErrors([SchemaError(tab, None, None, "edited after round 1",
+                                            "editable only before round 1 (restore it, or undo back to round 1)")])

@@ -1,0 +1,146 @@
+"""A player's submit tab as the game's parser sees it: the header found, cells cleaned, rows parsed.
+
+What the parser, the archive, a redo and a replay see is decided once, here, when a tab is read:
+control characters are removed and a cell too long for every backend is cut (with a message), so
+every later reading of the archived rows gives the same result on any backend.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from . import cells
+from .cells import Problem, SubmitRow
+from .errors import SheetsHostError
+from .game import Game, Parsed, Window
+from .host import CELL_PART
+
+# Control characters no spreadsheet shows (tabs and line breaks are kept).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+HEADER_SEARCH = 20  # rows searched for a header that was moved down
+
+
+@dataclass
+class Reading:
+    """One player's submission for a round: the rows that count, what the parser made of them,
+    and rows that were in the tab but are not read (kept in the archive as set aside)."""
+
+    player: str
+    rows: list[SubmitRow]
+    parsed: Parsed
+    due: bool = True  # whether the player has anything to submit this round
+    aside: list[SubmitRow] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        if not self.due:
+            return "nothing due"
+        if self.parsed.submission is None:
+            return "errors" if self.rows or self.parsed.problems else "empty"
+        return "problems" if self.parsed.problems else "valid"
+
+
+def clean(value: object) -> tuple[object, str | None]:
+    """A cell as every reader will see it, and a message when it had to be cut.
+
+    >>> clean("si\\x00te 3")
+    ('site 3', None)
+    >>> value, why = clean("x" * 40_000)
+    >>> len(value), why
+    (30000, 'the cell holds 40,000 characters; only the first 30,000 were read')
+    """
+    if not isinstance(value, str):
+        return value, None
+    value = _CONTROL.sub("", value)
+    if len(value) > CELL_PART:
+        return value[:CELL_PART], f"the cell holds {len(value):,} characters; only the first {CELL_PART:,} were read"
+    return value, None
+
+
+def _find_header(data: pd.DataFrame, wanted: dict[str, str]) -> tuple[list[str], pd.DataFrame] | None:
+    """The header row (the first row naming at least half of the game's columns: row 1 unless a
+    title was inserted above it) and the rows below it; None when no row names the columns."""
+    need = max(1, (len(wanted) + 1) // 2)
+    first = [cells.text(c) for c in data.columns]
+    if sum(cells.fold(c) in wanted for c in first) >= need:
+        return first, data
+    for position, values in enumerate(data.head(HEADER_SEARCH).itertuples(index=False, name=None)):
+        names = [cells.text(v) for v in values]
+        if sum(cells.fold(n) in wanted for n in names if n) >= need:
+            below = data.iloc[position + 1:]
+            return names, pd.DataFrame(below.values, columns=names, index=below.index, dtype=object)
+    return None
+
+
+def _raw_rows(player: str, data: pd.DataFrame, header: Sequence[str]) -> list[SubmitRow]:
+    """Every non-blank row of a tab with no header, row 1 included, by position (for the archive)."""
+    table = [(1, list(data.columns))] + list(zip(data.index, (list(v) for v in data.itertuples(index=False, name=None))))
+    out = []
+    for number, values in table:
+        values = [None if isinstance(v, str) and re.fullmatch(r"\([A-Z]+\)", v) else v for v in values]
+        typed = {h: clean(v)[0] for h, v in zip(header, values)}
+        if any(not cells.is_blank(v) for v in typed.values()):
+            out.append(SubmitRow(player, int(number), list(header), typed))
+    return out
+
+
+def submit_rows(game: Game, player: str, data: pd.DataFrame | None) -> tuple[list[SubmitRow], list[Problem], list[SubmitRow]]:
+    """The non-blank rows of a submit tab, columns matched to the game's by name (any case), with
+    problems about the tab itself, and the rows that could not be read at all (no header)."""
+    header = game.submit_tab.header
+    if data is None:
+        return [], [Problem(player, "your book has no 'submit' tab: ask the host to restore it")], []
+    if data.empty and not len(data.columns):
+        return [], [], []
+    wanted = {cells.fold(c): c for c in header}
+    found = _find_header(data, wanted)
+    if found is None:
+        first = ", ".join(repr(cells.text(c)) for c in data.columns if not re.fullmatch(r"\([A-Z]+\)", str(c)))
+        message = (f"the submit tab has no row naming its columns: row 1 must name them ({', '.join(header)})"
+                   + (f"; row 1 holds {first}" if first else "") + ". Nothing in the tab was read")
+        return [], [Problem(player, message)], _raw_rows(player, data, header)
+    names, body = found
+    columns = [wanted.get(cells.fold(n)) for n in names]
+    # The tab's own column order, in the game's names, so a message names the letter the player sees.
+    letters = [c or n for c, n in zip(columns, names)]
+    problems = [Problem(player, f"the submit tab has no column {c!r} (its header row must name the columns: "
+                                f"{', '.join(header)})") for c in header if c not in columns]
+    rows = []
+    for number, values in zip(body.index, body.itertuples(index=False, name=None)):
+        typed = {}
+        for column, value in zip(columns, values):
+            if column:
+                typed[column], cut = clean(value)
+                if cut:
+                    problems.append(SubmitRow(player, int(number), letters, {}).problem(column, cut))
+        if any(not cells.is_blank(v) for v in typed.values()):
+            rows.append(SubmitRow(player, int(number), letters, typed))
+    return rows, (problems if rows else [p for p in problems if "no column" not in p.message]), []
+
+
+def parse(game: Game, state: Any, player: str, rows: list[SubmitRow], window: Window,
+          problems: Sequence[Problem] = (), aside: Sequence[SubmitRow] = ()) -> Reading:
+    """What `rows` count for, with `problems` found before parsing shown first."""
+    try:
+        parsed = game.parse(state, player, rows, window)
+    except SheetsHostError as e:  # a game's parser should not raise; if it does, the player is told
+        parsed = Parsed(None, (Problem(player, str(e)),), "nothing")
+    return Reading(player, rows, Parsed(parsed.submission, tuple(problems) + parsed.problems, parsed.kept),
+                   game.submits(state, player), list(aside))
+
+
+def read_player(game: Game, state: Any, player: str, data: pd.DataFrame | None, window: Window) -> Reading:
+    rows, problems, aside = submit_rows(game, player, data)
+    return parse(game, state, player, rows, window, problems, aside)
+
+
+def same_rows(a: Sequence[SubmitRow], b: Sequence[SubmitRow]) -> bool:
+    """Whether two readings hold the same cells in the same rows (text as typed, any spacing)."""
+    def key(rows):
+        return [(r.row, sorted((k, cells.text(v)) for k, v in r.values.items() if not cells.is_blank(v))) for r in rows]
+    return key(a) == key(b)
