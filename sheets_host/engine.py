@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -24,16 +24,49 @@ from typing import Any
 import pandas as pd
 
 from . import cells
-from .backends import ENGINE_TAB, Backend, Book, role_file
-from .cells import Problem, SubmitRow
-from .delivery import (HISTORY, announcements, deliver, delivered, empty_submit, other_books, player_books,
-                       remove_files, status_frame, write_files)
+from .backends import Backend, role_file
+from .cells import Problem
+from .commit import (
+    ResolveReport,
+    after_commit,
+    attempt_records,
+    caught_up,
+    check_writable,
+    commit,
+    next_commit,
+    submit_frame,
+)
+from .delivery import (
+    HISTORY,
+    announcements,
+    deliver,
+    empty_submit,
+    player_books,
+    remove_files,
+    status_frame,
+    write_files,
+)
 from .errors import BookError, RoundError, SheetsHostError
 from .game import Game, Outcome, Window, rng_for
 from .games import get_game
-from .host import (ARCHIVE_KEYS, BOOKS_HEADER, ENGINE_SETTINGS, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit,
-                   Session, frame, name_key, now_utc, open_session, parse_time, read_config, reindex, snapshot_rows,
-                   stamp)
+from .host import (
+    ARCHIVE_KEYS,
+    BOOKS_HEADER,
+    ENGINE_SETTINGS,
+    SNAPSHOTS,
+    Clock,
+    Commit,
+    Session,
+    frame,
+    name_key,
+    now_utc,
+    open_session,
+    parse_time,
+    read_config,
+    reindex,
+    snapshot_rows,
+    stamp,
+)
 from .reading import Reading, parse, read_player, same_rows, submit_rows
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -51,80 +84,6 @@ def template(game: Game) -> tuple[dict[str, pd.DataFrame], dict[str, str]]:
     with open(folder / "config.csv", newline="") as f:
         defaults = {row["key"]: row["value"] for row in csv.DictReader(f)}
     return data, defaults
-
-
-# ---- writing the host book ----------------------------------------------------------------------
-
-
-def _archive_frame(session: Session, rows: Sequence[dict]) -> pd.DataFrame:
-    header = ARCHIVE_KEYS + session.game.submit_tab.header
-    new = frame(rows, header)
-    old = session.tabs.get("archive")
-    return pd.concat([old, new], ignore_index=True) if old is not None and len(old) else new
-
-
-def _attempt(round_number: int, attempt: int, use: str, rows_by_player: Mapping[str, Sequence[SubmitRow]]) -> list[dict]:
-    return [{"round": round_number, "attempt": attempt, "use": use, "player": player, "row": row.row, **row.values}
-            for player, rows in rows_by_player.items() for row in rows]
-
-
-def _commit(session: Session, state: Any, *, archive: Sequence[dict] = (), operation: Commit | None = None,
-            extra: Mapping[str, pd.DataFrame] = {}) -> None:
-    """One write of the host book: the state, rounds, log, new archive rows and the commit."""
-    old_log = session.tabs.get("log")
-    new_log = frame(session.log, LOG_HEADER)
-    log = pd.concat([old_log, new_log], ignore_index=True) if old_log is not None and len(old_log) else new_log
-    dumped = session.game.dump(state)
-    state_tabs = {s.name: s.frame(dumped[s.name]) for s in session.game.state_tabs}
-    tabs = {**state_tabs, "rounds": ROUNDS.frame(session.rounds), "log": log, **extra}
-    if archive:
-        tabs["archive"] = _archive_frame(session, archive)
-    if operation is not None:
-        session.commit = operation
-        tabs[ENGINE_TAB] = operation.frame()
-    session.host.write(tabs, hidden=(ENGINE_TAB,))
-    session.tabs.update(tabs)
-    session.log = []
-    header = session.game.submit_tab.header
-    session.archive_rows += [{**{k: r[k] for k in ARCHIVE_KEYS}, "values": {h: r.get(h) for h in header}}
-                             for r in archive]
-
-
-def _next_commit(session: Session, operation: str, round_number: int, attempt: int) -> Commit:
-    return Commit(session.commit.version + 1, operation, round_number, attempt)
-
-
-def _check_writable(session: Session, books: Mapping[str, Book]) -> None:
-    """Refuse before committing anything if some book cannot be written now."""
-    for book in [session.host, *books.values()]:
-        book.check_writable()
-
-
-def _after_commit(round_number: int, what: str):
-    """Turn a failure while delivering into a message that says truly what was committed."""
-    class Delivering:
-        def __enter__(self):
-            return self
-
-        def __exit__(self, kind, error, tb):
-            if isinstance(error, SheetsHostError):
-                raise BookError(f"round {round_number} is {what} and saved in the host book, but the other books "
-                                f"were not all written: {error}. Run the same command again to finish.") from None
-            return False
-    return Delivering()
-
-
-def _versions(session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]]) -> dict[str, int]:
-    """The commit each book shows; refuses when one is ahead of the host (an old host book)."""
-    versions = {role: delivered(tabs.get(ENGINE_TAB)) for role, tabs in read.items()}
-    ahead = {role: v for role, v in versions.items() if v > session.commit.version}
-    if ahead:
-        role, v = next(iter(ahead.items()))
-        raise BookError(f"the host book ({session.host.ref}) is behind the books it wrote: {role} shows commit {v}, "
-                        f"the host book only {session.commit.version}. It was probably replaced by an older copy "
-                        "(a spreadsheet program saving a book it had open, or a restored backup): put the newest "
-                        "host book back before running any command")
-    return versions
 
 
 # ---- new ----------------------------------------------------------------------------------------
@@ -205,7 +164,7 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
                             "deadline": stamp(deadline) if deadline else None, "opened at": stamp(clock())}],
                           clock=clock)
         session.note(0, 0, "new", f"{game.title} created for {', '.join(players)} with seed {seed}")
-        _commit(session, state, operation=Commit(1, "new"), extra={
+        commit(session, state, operation=Commit(1, "new"), extra={
             "config": config_frame, **data_frames,
             "players": frame([{"player": p, "email": emails.get(p), "book": refs[f"player:{p}"]} for p in players],
                              ["player", "email", "book"]),
@@ -248,7 +207,7 @@ def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping
 
 def _set_aside(round_number: int, attempt: int, readings: Mapping[str, Reading]) -> list[dict]:
     """Archive rows for what was in the tabs but counts for nothing (no header, edits after a lock)."""
-    return _attempt(round_number, attempt, "set aside", {p: r.aside for p, r in readings.items() if r.aside})
+    return attempt_records(round_number, attempt, "set aside", {p: r.aside for p, r in readings.items() if r.aside})
 
 
 # ---- check and lock -------------------------------------------------------------------------------
@@ -264,26 +223,10 @@ class CheckReport:
                               "problems": len(r.parsed.problems)} for p, r in self.readings.items()])
 
 
-def _caught_up(backend: Backend, clock: Clock) -> tuple[Session, dict[str, Book], dict[str, dict[str, pd.DataFrame]],
-                                                        ResolveReport | None]:
-    """The game with every other book read; a delivery a crash interrupted is finished first (and
-    reported), so no command reads a submit tab that still holds the previous round."""
-    session = open_session(backend, clock)
-    books = other_books(session)
-    read = _read_books(session, books)
-    behind = [r for r, v in _versions(session, read).items() if v < session.commit.version]
-    if not behind:
-        return session, books, read, None
-    report = _finish_delivery(session, books, read, behind)
-    session = open_session(backend, clock)
-    books = other_books(session)
-    return session, books, _read_books(session, books), report
-
-
 def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
     """Read every submission, report, and tell each player (in their own book) what counts."""
     with backend.hold("check"):
-        session, books, read, _ = _caught_up(backend, clock)
+        session, books, read, _ = caught_up(backend, clock)
         record = session.open_round
         if record is None:
             raise RoundError("the game is over: there is nothing to check")
@@ -301,7 +244,7 @@ def lock(backend: Backend, clock: Clock = now_utc) -> int:
     """Freeze submissions now: a copy of every submit tab goes into the host book (it is what the
     round resolves with) and the tabs are protected so only the host can edit them."""
     with backend.hold("lock"):
-        session, books, read, _ = _caught_up(backend, clock)
+        session, books, read, _ = caught_up(backend, clock)
         record = session.open_round
         if record is None:
             raise RoundError("the game is over: there is nothing to lock")
@@ -309,12 +252,12 @@ def lock(backend: Backend, clock: Clock = now_utc) -> int:
             frozen = clock()
             readings = _read_submissions(session, record, read, frozen)
             attempt = session.next_attempt(record["round"])
-            rows = _attempt(record["round"], attempt, "locked", {p: r.rows for p, r in readings.items()})
+            rows = attempt_records(record["round"], attempt, "locked", {p: r.rows for p, r in readings.items()})
             rows += _set_aside(record["round"], attempt + 1, readings)
             record.update({"status": "locked", "attempt": attempt, "frozen at": stamp(frozen)})
             session.note(record["round"], attempt, "lock", f"submissions copied and tabs locked at {record['frozen at']}")
-            _check_writable(session, books)
-            _commit(session, session.state, archive=rows)
+            check_writable(session, books)
+            commit(session, session.state, archive=rows)
         for player, book in player_books(session).items():
             book.write({"status": status_frame(session, player.split(":", 1)[1])}, protect={"submit": True})
     return record["round"]
@@ -323,95 +266,11 @@ def lock(backend: Backend, clock: Clock = now_utc) -> int:
 # ---- resolve ------------------------------------------------------------------------------------
 
 
-@dataclass
-class ResolveReport:
-    round: int
-    action: str  # "resolved", "redone" or "delivered"
-    readings: dict[str, Reading] = field(default_factory=dict)
-    announcement: str = ""
-    files: list[Path] = field(default_factory=list)
-    over: bool = False
-    standings: pd.DataFrame | None = None
-    note: str = ""  # something the host should know (e.g. the round the redo left open)
-
-
-def _read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[str, pd.DataFrame]]:
-    def wanted(role: str) -> list[str]:
-        if role.startswith("player:"):
-            return ["submit", ENGINE_TAB]
-        return [ENGINE_TAB, "announcements"] if role == "public" else [ENGINE_TAB]
-    return {role: book.read(wanted(role), formulas=role.startswith("player:")) for role, book in books.items()}
-
-
-def _finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[str, Mapping[str, pd.DataFrame]],
-                     behind: Sequence[str]) -> ResolveReport:
-    """Deliver the host's last commit to the books a crash left behind, as the command that made it
-    would have; rows those books' submit tabs hold that the archive lacks are set aside first."""
-    commit, game, state = session.commit, session.game, session.state
-    number = commit.round
-    archived = session.attempt_rows(number, commit.attempt) if commit.operation in ("resolve", "redo", "undo") else {}
-    submits: dict[str, pd.DataFrame | None] = {}
-    aside: dict[str, list[SubmitRow]] = {}
-    for role in behind:
-        if not role.startswith("player:"):
-            continue
-        player = role.split(":", 1)[1]
-        rows, _, unread = submit_rows(game, player, read[role].get("submit"))
-        typed = rows + unread
-        if commit.operation in ("new", "resolve"):
-            submits[player] = empty_submit(game)
-            if typed and not same_rows(typed, archived.get(player, [])):
-                aside[player] = typed
-        elif commit.operation == "undo":
-            submits[player] = _submit_frame(game, archived[player])
-            if typed and not same_rows(typed, archived[player]):
-                aside[player] = typed
-    # The open round's rows go with it; the round just resolved keeps late edits to it.
-    aside_round = number + 1 if commit.operation == "undo" else max(number, 1)
-    rows = _set_aside_once(session, aside_round, aside)
-    session.note(number, commit.attempt, "delivery", f"finished delivering commit {commit.version} "
-                 f"({commit.operation} of round {number}) to {', '.join(behind)}")
-    _commit(session, state, archive=rows)
-    text = None
-    if commit.operation in ("resolve", "redo"):
-        text = game.announcement(session.snapshot(number), state)
-    public = read.get("public", {}).get("announcements")
-    targets = {r: books[r] for r in behind}
-    deliver(session, state, session.last_resolved["round"] if session.last_resolved else 0, targets, submits=submits,
-            announcements_tab=announcements(public, number, text) if "public" in behind and number else None)
-    files: list[Path] = []
-    if text is not None:
-        files = write_files(session.backend, game, state, number, text)
-    remove_files(session.backend, session.last_resolved["round"] if session.last_resolved else 0)
-    return ResolveReport(number, "delivered", announcement=text or "", files=files)
-
-
-def _set_aside_once(session: Session, round_number: int, aside: Mapping[str, Sequence[SubmitRow]]) -> list[dict]:
-    """Set-aside rows not already in the archive as the latest set-aside of that player's round
-    (a delivery interrupted twice sets them aside once)."""
-    fresh = {}
-    for player, rows in aside.items():
-        earlier = [r for r in session.archive_rows if r["round"] == round_number and r["player"] == player
-                   and r.get("use") == "set aside"]
-        last = max((r["attempt"] for r in earlier), default=None)
-        if last is None or not same_rows(rows, session.attempt_rows(round_number, last)[player]):
-            fresh[player] = rows
-    return _attempt(round_number, session.next_attempt(round_number), "set aside", fresh) if fresh else []
-
-
-def _submit_frame(game: Game, rows: Sequence[SubmitRow]) -> pd.DataFrame:
-    """Rows back into a submit tab at the rows they were typed in (blank rows between)."""
-    header = game.submit_tab.header
-    by_row = {r.row: r.values for r in rows}
-    last = max(by_row, default=1)
-    return frame([by_row.get(n, {}) for n in range(2, last + 1)], header)
-
-
 def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_empty: bool = False,
             clock: Clock = now_utc) -> ResolveReport:
     """Resolve the open round (or, with redo, the last resolved one again from its snapshot)."""
     with backend.hold("resolve --redo" if redo else "resolve"):
-        session, books, read, delivery = _caught_up(backend, clock)
+        session, books, read, delivery = caught_up(backend, clock)
         if delivery is not None:  # the command a crash interrupted is finished; the next round waits
             return delivery
         return (_redo if redo else _resolve_open)(session, books, read, early=early, allow_empty=allow_empty)
@@ -440,7 +299,7 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
         archive = _set_aside(number, session.next_attempt(number), readings)
     else:
         attempt = session.next_attempt(number)
-        archive = _attempt(number, attempt, "submitted", {p: r.rows for p, r in readings.items()})
+        archive = attempt_records(number, attempt, "submitted", {p: r.rows for p, r in readings.items()})
         archive += _set_aside(number, attempt + 1, readings)
         record["frozen at"] = stamp(frozen)
         session.note(number, attempt, "freeze", f"submissions read (frozen) at {record['frozen at']}")
@@ -456,7 +315,7 @@ def _redo(session: Session, books, read, **_) -> ResolveReport:
     attempt = session.next_attempt(number)
     rows = session.attempt_rows(number, last["attempt"])
     readings = {p: parse(session.game, state, p, rows[p], _window(last)) for p in session.players}
-    archive = _attempt(number, attempt, "corrected", rows)
+    archive = attempt_records(number, attempt, "corrected", rows)
     session.note(number, attempt, "redo", f"round {number} resolved again from attempt {last['attempt']} "
                  "as the archive holds it now")
     return _apply(session, books, read, last, state, readings, attempt, archive, redo=True)
@@ -500,16 +359,16 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     session.note(number, attempt, "redo" if redo else "resolve",
                  f"round {number} {'re-' if redo else ''}resolved" + (": the game is over" if over else ""))
     snapshots = [r for r in session.tabs["snapshots"].to_dict("records") if cells.text(r.get("round")) != str(number)]
-    _check_writable(session, books)
+    check_writable(session, books)
     try:
-        _commit(session, new_state, archive=archive, operation=_next_commit(session, "redo" if redo else "resolve", number, attempt),
+        commit(session, new_state, archive=archive, operation=next_commit(session, "redo" if redo else "resolve", number, attempt),
                 extra={"snapshots": frame(snapshots + snapshot_rows(game, state, number), SNAPSHOTS.header)})
     except SheetsHostError as e:
         raise BookError(f"writing the host book failed, so round {number} is not {'re' if redo else ''}resolved: {e}") from None
     session.state = new_state
 
     text = game.announcement(state, new_state)
-    with _after_commit(number, "redone" if redo else "resolved"):
+    with after_commit(number, "redone" if redo else "resolved"):
         # A redo leaves submit tabs alone: players may already be typing the next round.
         submits = {} if redo else {p: empty_submit(game) for p in session.players}
         deliver(session, new_state, number, books, submits=submits,
@@ -530,7 +389,7 @@ def undo(backend: Backend, clock: Clock = now_utc) -> int:
     """Restore the state before the last resolve and give players back that round's submissions;
     whatever they had typed for the next round is set aside in the archive first."""
     with backend.hold("undo"):
-        session, books, read, _ = _caught_up(backend, clock)
+        session, books, read, _ = caught_up(backend, clock)
         last = session.last_resolved
         if last is None:
             raise RoundError("no round has been resolved yet: there is nothing to undo")
@@ -545,17 +404,17 @@ def undo(backend: Backend, clock: Clock = now_utc) -> int:
             kept = session.attempt_rows(following["round"], following["attempt"])[p] if following and following["status"] == "locked" else []
             if typed and not same_rows(typed, kept):
                 aside[p] = typed
-        archive = _attempt(number + 1, session.next_attempt(number + 1), "set aside", aside) if aside else []
+        archive = attempt_records(number + 1, session.next_attempt(number + 1), "set aside", aside) if aside else []
         session.rounds = [r for r in session.rounds if r["round"] < number] + [
             {**last, "status": "open", "frozen at": None, "resolved at": None}]
         session.note(number, attempt, "undo", f"round {number} undone: state restored from its snapshot"
                      + (f"; rows typed for round {number + 1} by {', '.join(aside)} set aside in the archive" if aside else ""))
-        _check_writable(session, books)
-        _commit(session, state, archive=archive, operation=_next_commit(session, "undo", number, attempt))
+        check_writable(session, books)
+        commit(session, state, archive=archive, operation=next_commit(session, "undo", number, attempt))
         session.state = state
-        with _after_commit(number, "undone"):
+        with after_commit(number, "undone"):
             deliver(session, state, number - 1, books,
-                    submits={p: _submit_frame(session.game, restored[p]) for p in session.players},
+                    submits={p: submit_frame(session.game, restored[p]) for p in session.players},
                     announcements_tab=announcements(read["public"].get("announcements"), number, None))
             remove_files(backend, number - 1)
     return number
@@ -613,7 +472,7 @@ def replay(source: Backend, target: Backend, clock: Clock = now_utc) -> int:
                         **{s.name: s.frame(dumped[s.name]) for s in game.state_tabs}})
     for record in resolved:
         for player, rows in src.attempt_rows(record["round"], record["attempt"]).items():
-            target.book(f"player:{player}").write({"submit": _submit_frame(game, rows)})
+            target.book(f"player:{player}").write({"submit": submit_frame(game, rows)})
         resolve(target, early=True, allow_empty=True, clock=at(record.get("frozen at")))
     return len(resolved)
 

@@ -23,7 +23,9 @@ class SchemaError(SheetsHostError):
             where += f", row {row}"
         if column is not None:
             where += f", column {column!r}"
-        super().__init__(f"{where}: {value!r} is not {expected}")
+        # A host may have pasted a huge cell: quote the start of it (cells.clip, without importing cells).
+        shown = value if not isinstance(value, str) or len(value) <= 40 else value[:39] + "…"
+        super().__init__(f"{where}: {shown!r} is not {expected}")
 
 
 class SchemaErrors(SheetsHostError):

@@ -12,7 +12,7 @@ import pytest
 from sheets_host import engine
 from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.engine import HISTORY
-from sheets_host.errors import BookError, RoundError, SchemaErrors, SheetsHostError
+from sheets_host.errors import BookError, SchemaErrors, SheetsHostError
 from sheets_host.play import bots_submit, demo
 
 from .conftest import PLAYERS, fixed_clock

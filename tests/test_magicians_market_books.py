@@ -4,11 +4,11 @@ import pandas as pd
 import pytest
 
 from sheets_host import engine
+from sheets_host.backends import ENGINE_TAB
 from sheets_host.backends.xlsx import XlsxBackend
+from sheets_host.engine import HISTORY
 from sheets_host.errors import SheetsHostError
 from sheets_host.play import bot_names, bots_submit, demo, simulate
-from sheets_host.backends import ENGINE_TAB
-from sheets_host.engine import HISTORY
 
 from .conftest import fixed_clock
 

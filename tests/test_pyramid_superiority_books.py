@@ -6,12 +6,12 @@ import pytest
 from PIL import Image
 
 from sheets_host import engine
+from sheets_host.backends import ENGINE_TAB
 from sheets_host.backends.xlsx import XlsxBackend
+from sheets_host.engine import HISTORY
 from sheets_host.games.pyramid_superiority import picture
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, Piece, Type
 from sheets_host.play import bot_names, demo
-from sheets_host.backends import ENGINE_TAB
-from sheets_host.engine import HISTORY
 
 from .conftest import fixed_clock
 

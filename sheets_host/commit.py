@@ -1,0 +1,198 @@
+"""The host book's commit and what follows it: one write of the host book per command, the books
+behind it finished after a crash, and the checks that come before a commit.
+
+The archive is appended to in attempts (`host`); a submit tab is replaced only after what it held
+is in the archive, so nothing a player typed is ever lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .backends import ENGINE_TAB, Backend, Book
+from .cells import SubmitRow
+from .delivery import announcements, deliver, delivered, empty_submit, other_books, remove_files, write_files
+from .errors import BookError, SheetsHostError
+from .game import Game
+from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, Clock, Commit, Session, frame, open_session
+from .reading import Reading, same_rows, submit_rows
+
+# ---- writing the host book ----------------------------------------------------------------------
+
+
+def archive_frame(session: Session, rows: Sequence[dict]) -> pd.DataFrame:
+    header = ARCHIVE_KEYS + session.game.submit_tab.header
+    new = frame(rows, header)
+    old = session.tabs.get("archive")
+    return pd.concat([old, new], ignore_index=True) if old is not None and len(old) else new
+
+
+def attempt_records(round_number: int, attempt: int, use: str, rows_by_player: Mapping[str, Sequence[SubmitRow]]) -> list[dict]:
+    return [{"round": round_number, "attempt": attempt, "use": use, "player": player, "row": row.row, **row.values}
+            for player, rows in rows_by_player.items() for row in rows]
+
+
+def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), operation: Commit | None = None,
+            extra: Mapping[str, pd.DataFrame] = {}) -> None:
+    """One write of the host book: the state, rounds, log, new archive rows and the commit."""
+    old_log = session.tabs.get("log")
+    new_log = frame(session.log, LOG_HEADER)
+    log = pd.concat([old_log, new_log], ignore_index=True) if old_log is not None and len(old_log) else new_log
+    dumped = session.game.dump(state)
+    state_tabs = {s.name: s.frame(dumped[s.name]) for s in session.game.state_tabs}
+    tabs = {**state_tabs, "rounds": ROUNDS.frame(session.rounds), "log": log, **extra}
+    if archive:
+        tabs["archive"] = archive_frame(session, archive)
+    if operation is not None:
+        session.commit = operation
+        tabs[ENGINE_TAB] = operation.frame()
+    session.host.write(tabs, hidden=(ENGINE_TAB,))
+    session.tabs.update(tabs)
+    session.log = []
+    header = session.game.submit_tab.header
+    session.archive_rows += [{**{k: r[k] for k in ARCHIVE_KEYS}, "values": {h: r.get(h) for h in header}}
+                             for r in archive]
+
+
+def next_commit(session: Session, operation: str, round_number: int, attempt: int) -> Commit:
+    return Commit(session.commit.version + 1, operation, round_number, attempt)
+
+
+def check_writable(session: Session, books: Mapping[str, Book]) -> None:
+    """Refuse before committing anything if some book cannot be written now."""
+    for book in [session.host, *books.values()]:
+        book.check_writable()
+
+
+def after_commit(round_number: int, what: str):
+    """Turn a failure while delivering into a message that says truly what was committed."""
+    class Delivering:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, kind, error, tb):
+            if isinstance(error, SheetsHostError):
+                raise BookError(f"round {round_number} is {what} and saved in the host book, but the other books "
+                                f"were not all written: {error}. Run the same command again to finish.") from None
+            return False
+    return Delivering()
+
+
+def versions(session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]]) -> dict[str, int]:
+    """The commit each book shows; refuses when one is ahead of the host (an old host book)."""
+    versions = {role: delivered(tabs.get(ENGINE_TAB)) for role, tabs in read.items()}
+    ahead = {role: v for role, v in versions.items() if v > session.commit.version}
+    if ahead:
+        role, v = next(iter(ahead.items()))
+        raise BookError(f"the host book ({session.host.ref}) is behind the books it wrote: {role} shows commit {v}, "
+                        f"the host book only {session.commit.version}. It was probably replaced by an older copy "
+                        "(a spreadsheet program saving a book it had open, or a restored backup): put the newest "
+                        "host book back before running any command")
+    return versions
+
+
+
+def caught_up(backend: Backend, clock: Clock) -> tuple[Session, dict[str, Book], dict[str, dict[str, pd.DataFrame]],
+                                                        ResolveReport | None]:
+    """The game with every other book read; a delivery a crash interrupted is finished first (and
+    reported), so no command reads a submit tab that still holds the previous round."""
+    session = open_session(backend, clock)
+    books = other_books(session)
+    read = read_books(session, books)
+    behind = [r for r, v in versions(session, read).items() if v < session.commit.version]
+    if not behind:
+        return session, books, read, None
+    report = finish_delivery(session, books, read, behind)
+    session = open_session(backend, clock)
+    books = other_books(session)
+    return session, books, read_books(session, books), report
+
+
+
+@dataclass
+class ResolveReport:
+    round: int
+    action: str  # "resolved", "redone" or "delivered"
+    readings: dict[str, Reading] = field(default_factory=dict)
+    announcement: str = ""
+    files: list[Path] = field(default_factory=list)
+    over: bool = False
+    standings: pd.DataFrame | None = None
+    note: str = ""  # something the host should know (e.g. the round the redo left open)
+
+
+def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[str, pd.DataFrame]]:
+    def wanted(role: str) -> list[str]:
+        if role.startswith("player:"):
+            return ["submit", ENGINE_TAB]
+        return [ENGINE_TAB, "announcements"] if role == "public" else [ENGINE_TAB]
+    return {role: book.read(wanted(role), formulas=role.startswith("player:")) for role, book in books.items()}
+
+
+def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[str, Mapping[str, pd.DataFrame]],
+                     behind: Sequence[str]) -> ResolveReport:
+    """Deliver the host's last commit to the books a crash left behind, as the command that made it
+    would have; rows those books' submit tabs hold that the archive lacks are set aside first."""
+    last, game, state = session.commit, session.game, session.state
+    number = last.round
+    archived = session.attempt_rows(number, last.attempt) if last.operation in ("resolve", "redo", "undo") else {}
+    submits: dict[str, pd.DataFrame | None] = {}
+    aside: dict[str, list[SubmitRow]] = {}
+    for role in behind:
+        if not role.startswith("player:"):
+            continue
+        player = role.split(":", 1)[1]
+        rows, _, unread = submit_rows(game, player, read[role].get("submit"))
+        typed = rows + unread
+        if last.operation in ("new", "resolve"):
+            submits[player] = empty_submit(game)
+            if typed and not same_rows(typed, archived.get(player, [])):
+                aside[player] = typed
+        elif last.operation == "undo":
+            submits[player] = submit_frame(game, archived[player])
+            if typed and not same_rows(typed, archived[player]):
+                aside[player] = typed
+    # The open round's rows go with it; the round just resolved keeps late edits to it.
+    aside_round = number + 1 if last.operation == "undo" else max(number, 1)
+    rows = set_aside_once(session, aside_round, aside)
+    session.note(number, last.attempt, "delivery", f"finished delivering commit {last.version} "
+                 f"({last.operation} of round {number}) to {', '.join(behind)}")
+    commit(session, state, archive=rows)
+    text = None
+    if last.operation in ("resolve", "redo"):
+        text = game.announcement(session.snapshot(number), state)
+    public = read.get("public", {}).get("announcements")
+    targets = {r: books[r] for r in behind}
+    deliver(session, state, session.last_resolved["round"] if session.last_resolved else 0, targets, submits=submits,
+            announcements_tab=announcements(public, number, text) if "public" in behind and number else None)
+    files: list[Path] = []
+    if text is not None:
+        files = write_files(session.backend, game, state, number, text)
+    remove_files(session.backend, session.last_resolved["round"] if session.last_resolved else 0)
+    return ResolveReport(number, "delivered", announcement=text or "", files=files)
+
+
+def set_aside_once(session: Session, round_number: int, aside: Mapping[str, Sequence[SubmitRow]]) -> list[dict]:
+    """Set-aside rows not already in the archive as the latest set-aside of that player's round
+    (a delivery interrupted twice sets them aside once)."""
+    fresh = {}
+    for player, rows in aside.items():
+        earlier = [r for r in session.archive_rows if r["round"] == round_number and r["player"] == player
+                   and r.get("use") == "set aside"]
+        last = max((r["attempt"] for r in earlier), default=None)
+        if last is None or not same_rows(rows, session.attempt_rows(round_number, last)[player]):
+            fresh[player] = rows
+    return attempt_records(round_number, session.next_attempt(round_number), "set aside", fresh) if fresh else []
+
+
+def submit_frame(game: Game, rows: Sequence[SubmitRow]) -> pd.DataFrame:
+    """Rows back into a submit tab at the rows they were typed in (blank rows between)."""
+    header = game.submit_tab.header
+    by_row = {r.row: r.values for r in rows}
+    last = max(by_row, default=1)
+    return frame([by_row.get(n, {}) for n in range(2, last + 1)], header)
