@@ -365,3 +365,18 @@ def test_two_resolves_at_the_same_moment_never_both_commit(folder_backend):
     log = host(folder_backend, "log")
     assert list(log["message"]).count("round 1 resolved") == 1 and list(log["kind"]).count("freeze") == 1
     assert engine.open_session(folder_backend, fixed_clock).state.round == 2
+
+
+def test_a_snapshot_longer_than_an_xlsx_cell_is_split_and_read_back_whole(folder_backend):
+    from sheets_host.host import CELL_PART, SNAPSHOTS, snapshot_rows, snapshot_tabs
+
+    class Big:
+        def dump(self, state):
+            return {"log": [{"line": "x" * 1000, "n": n} for n in range(100)]}  # about 100,000 characters
+
+    new(folder_backend)
+    rows = snapshot_rows(Big(), None, 3)
+    assert len(rows) > 3 and max(len(r["json"]) for r in rows) <= CELL_PART < 32_767
+    folder_backend.book("host").write({"snapshots": SNAPSHOTS.frame(rows)})
+    back = folder_backend.book("host").read(["snapshots"])["snapshots"]
+    assert snapshot_tabs(back) == {3: Big().dump(None)}
