@@ -147,7 +147,7 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
         existing = backend.existing()
         if existing and not force:
             shown = ", ".join(existing[:6]) + (f" and {len(existing) - 6} more" if len(existing) > 6 else "")
-            raise SheetsHostError(f"a game is already here ({shown}); `new --force` replaces it, removing its books")
+            raise SheetsHostError(f"a game is already here ({shown}); --force replaces it, removing its books")
         if existing:
             backend.discard()
         host = backend.create("host", f"{game.title} (host)")
