@@ -7,7 +7,8 @@ is in the archive, so nothing a player typed is ever lost.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,15 +21,12 @@ from .delivery import announcements, deliver, delivered, empty_submit, other_boo
 from .errors import BookError, SheetsHostError
 from .game import Game
 from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, Clock, Commit, Session, frame, open_session
-from .reading import Reading, same_rows, submit_rows
+from .reading import Reading, same_rows, unaccounted
 
 # ---- writing the host book ----------------------------------------------------------------------
 
 
-def archive_frame(session: Session, rows: Sequence[dict]) -> pd.DataFrame:
-    header = ARCHIVE_KEYS + session.game.submit_tab.header
-    new = frame(rows, header)
-    old = session.tabs.get("archive")
+def _appended(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([old, new], ignore_index=True) if old is not None and len(old) else new
 
 
@@ -40,14 +38,12 @@ def attempt_records(round_number: int, attempt: int, use: str, rows_by_player: M
 def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), operation: Commit | None = None,
             extra: Mapping[str, pd.DataFrame] = {}) -> None:
     """One write of the host book: the state, rounds, log, new archive rows and the commit."""
-    old_log = session.tabs.get("log")
-    new_log = frame(session.log, LOG_HEADER)
-    log = pd.concat([old_log, new_log], ignore_index=True) if old_log is not None and len(old_log) else new_log
+    log = _appended(session.tabs.get("log"), frame(session.log, LOG_HEADER))
     dumped = session.game.dump(state)
     state_tabs = {s.name: s.frame(dumped[s.name]) for s in session.game.state_tabs}
     tabs = {**state_tabs, "rounds": ROUNDS.frame(session.rounds), "log": log, **extra}
     if archive:
-        tabs["archive"] = archive_frame(session, archive)
+        tabs["archive"] = _appended(session.tabs.get("archive"), frame(archive, ARCHIVE_KEYS + session.game.submit_tab.header))
     if operation is not None:
         session.commit = operation
         tabs[ENGINE_TAB] = operation.frame()
@@ -69,18 +65,14 @@ def check_writable(session: Session, books: Mapping[str, Book]) -> None:
         book.check_writable()
 
 
-def after_commit(round_number: int, what: str):
+@contextmanager
+def after_commit(round_number: int, what: str) -> Iterator[None]:
     """Turn a failure while delivering into a message that says truly what was committed."""
-    class Delivering:
-        def __enter__(self):
-            return self
-
-        def __exit__(self, kind, error, tb):
-            if isinstance(error, SheetsHostError):
-                raise BookError(f"round {round_number} is {what} and saved in the host book, but the other books "
-                                f"were not all written: {error}. Run the same command again to finish.") from None
-            return False
-    return Delivering()
+    try:
+        yield
+    except SheetsHostError as error:
+        raise BookError(f"round {round_number} is {what} and saved in the host book, but the other books "
+                        f"were not all written: {error}. Run the same command again to finish.") from None
 
 
 def versions(session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]]) -> dict[str, int]:
@@ -94,7 +86,6 @@ def versions(session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]]) -
                         "(a spreadsheet program saving a book it had open, or a restored backup): put the newest "
                         "host book back before running any command")
     return versions
-
 
 
 def caught_up(backend: Backend, clock: Clock) -> tuple[Session, dict[str, Book], dict[str, dict[str, pd.DataFrame]],
@@ -111,7 +102,6 @@ def caught_up(backend: Backend, clock: Clock) -> tuple[Session, dict[str, Book],
     session = open_session(backend, clock)
     books = other_books(session)
     return session, books, read_books(session, books), report
-
 
 
 @dataclass
@@ -147,16 +137,13 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
         if not role.startswith("player:"):
             continue
         player = role.split(":", 1)[1]
-        rows, _, unread = submit_rows(game, player, read[role].get("submit"))
-        typed = rows + unread
         if last.operation in ("new", "resolve"):
             submits[player] = empty_submit(game)
-            if typed and not same_rows(typed, archived.get(player, [])):
-                aside[player] = typed
         elif last.operation == "undo":
             submits[player] = submit_frame(game, archived[player])
-            if typed and not same_rows(typed, archived[player]):
-                aside[player] = typed
+        else:
+            continue  # a redo leaves submit tabs alone
+        aside[player] = unaccounted(game, player, read[role].get("submit"), archived.get(player, []))
     # The open round's rows go with it; the round just resolved keeps late edits to it.
     aside_round = number + 1 if last.operation == "undo" else max(number, 1)
     rows = set_aside_once(session, aside_round, aside)
@@ -168,7 +155,7 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
         text = game.announcement(session.snapshot(number), state)
     public = read.get("public", {}).get("announcements")
     targets = {r: books[r] for r in behind}
-    deliver(session, state, session.last_resolved["round"] if session.last_resolved else 0, targets, submits=submits,
+    deliver(session, state, targets, submits=submits,
             announcements_tab=announcements(public, number, text) if "public" in behind and number else None)
     files: list[Path] = []
     if text is not None:
@@ -182,6 +169,8 @@ def set_aside_once(session: Session, round_number: int, aside: Mapping[str, Sequ
     (a delivery interrupted twice sets them aside once)."""
     fresh = {}
     for player, rows in aside.items():
+        if not rows:
+            continue
         earlier = [r for r in session.archive_rows if r["round"] == round_number and r["player"] == player
                    and r.get("use") == "set aside"]
         last = max((r["attempt"] for r in earlier), default=None)

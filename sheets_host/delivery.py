@@ -18,8 +18,9 @@ import pandas as pd
 
 from . import cells
 from .backends import ENGINE_TAB, Backend, Book
+from .errors import SchemaErrors
 from .game import Game
-from .host import Session, frame
+from .host import Session, frame, read_commit
 
 HISTORY = "my submissions"
 ANNOUNCEMENTS_HEADER = ["round", "announcement"]
@@ -29,21 +30,13 @@ def kv(pairs: Sequence[tuple[str, object]], header=("what", "value")) -> pd.Data
     return pd.DataFrame([list(p) for p in pairs], columns=list(header), dtype=object)
 
 
-def marker(version: int, round_number: int) -> pd.DataFrame:
-    return kv([("version", version), ("round", round_number)], ("key", "value"))
-
-
 def delivered(data: pd.DataFrame | None) -> int:
-    """The host commit a book shows (-1 for a book never delivered to)."""
-    if data is None or data.empty or len(data.columns) < 2:
+    """The host commit a book shows, from its engine tab (a copy of the host's): -1 for a book never
+    delivered to, or whose engine tab was damaged (it is then delivered to again)."""
+    try:
+        return read_commit(data).version if data is not None and not data.empty else -1
+    except SchemaErrors:
         return -1
-    for key, value in zip(data.iloc[:, 0], data.iloc[:, 1]):
-        if cells.text(key) == "version":
-            try:
-                return int(float(cells.text(value)))
-            except ValueError:
-                return -1
-    return -1
 
 
 def status_frame(session: Session, player: str | None, lines: Sequence[tuple] = ()) -> pd.DataFrame:
@@ -99,13 +92,13 @@ def announcements(existing: pd.DataFrame | None, round_number: int, text: str | 
     return frame(rows, ANNOUNCEMENTS_HEADER)
 
 
-def deliver(session: Session, state: Any, round_number: int, books: Mapping[str, Book], *,
+def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
             submits: Mapping[str, pd.DataFrame | None], announcements_tab: pd.DataFrame | None = None) -> None:
     """Write every non-host book (by role) for the host's current commit: the public view, each
     player's private view, status and history (and `submits[player]` as their submit tab when
     given), each group's view; then the book's engine tab."""
     game = session.game
-    stamp_tab = marker(session.commit.version, round_number)
+    stamp_tab = session.commit.frame()
     for role, book in books.items():
         kind, _, name = role.partition(":")
         protect = {}

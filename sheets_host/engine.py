@@ -34,6 +34,7 @@ from .commit import (
     check_writable,
     commit,
     next_commit,
+    set_aside_once,
     submit_frame,
 )
 from .delivery import (
@@ -67,7 +68,7 @@ from .host import (
     snapshot_rows,
     stamp,
 )
-from .reading import Reading, parse, read_player, same_rows, submit_rows
+from .reading import Reading, parse, read_player, same_rows, typed_rows, unaccounted
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -171,7 +172,7 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
             "books": frame([{"role": r, "book": b} for r, b in refs.items()], BOOKS_HEADER),
             "archive": pd.DataFrame(columns=ARCHIVE_KEYS + game.submit_tab.header),
             "snapshots": pd.DataFrame(columns=SNAPSHOTS.header)})
-        deliver(session, state, 0, {"public": public, **books},
+        deliver(session, state, {"public": public, **books},
                 submits={p: empty_submit(game) for p in players})
     return session
 
@@ -195,12 +196,12 @@ def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping
     locked = session.attempt_rows(record["round"], record["attempt"])
     out = {}
     for p in session.players:
-        now, _, unread = submit_rows(game, p, tabs[f"player:{p}"].get("submit"))
+        now = typed_rows(game, p, tabs[f"player:{p}"].get("submit"))
         problems, aside = [], []
-        if not same_rows(now + unread, locked[p]):
+        if not same_rows(now, locked[p]):
             problems.append(Problem(p, f"edits made after the lock at {record['frozen at']} were ignored: what counts "
                                        "is your submission as it stood at the lock"))
-            aside = now + unread
+            aside = now
         out[p] = parse(game, state, p, locked[p], _window(record), problems, aside)
     return out
 
@@ -371,7 +372,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     with after_commit(number, "redone" if redo else "resolved"):
         # A redo leaves submit tabs alone: players may already be typing the next round.
         submits = {} if redo else {p: empty_submit(game) for p in session.players}
-        deliver(session, new_state, number, books, submits=submits,
+        deliver(session, new_state, books, submits=submits,
                 announcements_tab=announcements(read["public"].get("announcements"), number, text))
         files = write_files(session.backend, game, new_state, number, text)
     note = ""
@@ -396,15 +397,13 @@ def undo(backend: Backend, clock: Clock = now_utc) -> int:
         number, attempt = last["round"], last["attempt"]
         state = session.snapshot(number)
         restored = session.attempt_rows(number, attempt)
+        # The next round's rows are replaced: keep them (unless its lock already did).
         following = session.open_round
-        aside = {}
-        for p in session.players:
-            rows, _, unread = submit_rows(session.game, p, read[f"player:{p}"].get("submit"))
-            typed = rows + unread
-            kept = session.attempt_rows(following["round"], following["attempt"])[p] if following and following["status"] == "locked" else []
-            if typed and not same_rows(typed, kept):
-                aside[p] = typed
-        archive = attempt_records(number + 1, session.next_attempt(number + 1), "set aside", aside) if aside else []
+        locked = (session.attempt_rows(following["round"], following["attempt"])
+                  if following and following["status"] == "locked" else {})
+        aside = {p: rows for p in session.players
+                 if (rows := unaccounted(session.game, p, read[f"player:{p}"].get("submit"), locked.get(p, [])))}
+        archive = set_aside_once(session, number + 1, aside)
         session.rounds = [r for r in session.rounds if r["round"] < number] + [
             {**last, "status": "open", "frozen at": None, "resolved at": None}]
         session.note(number, attempt, "undo", f"round {number} undone: state restored from its snapshot"
@@ -413,7 +412,7 @@ def undo(backend: Backend, clock: Clock = now_utc) -> int:
         commit(session, state, archive=archive, operation=next_commit(session, "undo", number, attempt))
         session.state = state
         with after_commit(number, "undone"):
-            deliver(session, state, number - 1, books,
+            deliver(session, state, books,
                     submits={p: submit_frame(session.game, restored[p]) for p in session.players},
                     announcements_tab=announcements(read["public"].get("announcements"), number, None))
             remove_files(backend, number - 1)

@@ -139,6 +139,18 @@ def read_player(game: Game, state: Any, player: str, data: pd.DataFrame | None, 
     return parse(game, state, player, rows, window, problems, aside)
 
 
+def typed_rows(game: Game, player: str, data: pd.DataFrame | None) -> list[SubmitRow]:
+    """Everything typed in a submit tab, read or not: what a command keeps before replacing the tab."""
+    rows, _, unread = submit_rows(game, player, data)
+    return rows + unread
+
+
+def unaccounted(game: Game, player: str, data: pd.DataFrame | None, kept: Sequence[SubmitRow]) -> list[SubmitRow]:
+    """What a submit tab holds beyond `kept` (rows already archived): all of it, or nothing."""
+    typed = typed_rows(game, player, data)
+    return typed if typed and not same_rows(typed, kept) else []
+
+
 def same_rows(a: Sequence[SubmitRow], b: Sequence[SubmitRow]) -> bool:
     """Whether two readings hold the same cells in the same rows (text as typed, any spacing)."""
     def key(rows):
