@@ -1,8 +1,12 @@
-"""The `sheets-host` command. Every error a host can cause is printed as one clear message."""
+"""The `sheets-host` command. Every error a host can cause is printed as one clear message.
+
+Start-up is kept light: the engine, pandas, the backends and the games are imported inside the
+commands that use them, so `sheets-host --help` imports none of them; game names come from
+`games.names`, which imports no game. Help is plain text (no Rich).
+"""
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 from enum import Enum
@@ -11,12 +15,10 @@ from typing import Optional
 
 import typer
 
-from . import engine, play
-from .backends import open_backend
 from .errors import SheetsHostError
 from .games import names as game_names
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Host online reality games whose data lives in spreadsheets (offline .xlsx or Google Sheets).")
 
 
@@ -49,6 +51,8 @@ def _friendly(fn):
 
 def _backend(where: str, backend: BackendName | None, credentials: Path | None = None, auth: Auth = Auth.service,
              **options):
+    from .backends import open_backend
+
     kind = backend.value if backend else ("gsheets" if where.startswith("https://docs.google.com") else "xlsx")
     if kind == "gsheets":
         options.update(credentials=str(credentials) if credentials else None, auth=auth.value)
@@ -66,23 +70,64 @@ def _players(spec: str) -> tuple[list[str], dict[str, str]]:
     return players, emails
 
 
+def _setting_columns(game) -> list:
+    """The settings `--set` takes for `game`: the game's, then the engine's (but game and seed,
+    which have their own arguments)."""
+    from .host import ENGINE_SETTINGS
+
+    return list(game.settings) + [c for c in ENGINE_SETTINGS if c.name not in ("game", "seed")]
+
+
+def _settings(game_name: str, items: list[str]) -> dict[str, str]:
+    """`--set key=value` items as a dict; an item without '=', an unknown key, or game or seed
+    (which have their own arguments) is an error naming the settings there are."""
+    if not items:
+        return {}
+    from .games import get_game
+
+    game = get_game(game_name)
+    known = {c.name.casefold(): c.name for c in _setting_columns(game)}
+    allowed = (f"{game.name} settings: {', '.join(known.values())} "
+               f"(sheets-host games {game.name} shows their defaults and meaning)")
+    settings = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        key = " ".join(key.split())
+        if not eq:
+            raise SheetsHostError(f"--set {item!r} has no '=': write --set \"{key}=VALUE\"; {allowed}")
+        if key.casefold() in ("game", "seed"):
+            raise SheetsHostError(f"--set {item!r}: the {key.casefold()} is given by "
+                                  f"{'--seed' if key.casefold() == 'seed' else 'the GAME argument'}, not --set")
+        if key.casefold() not in known:
+            raise SheetsHostError(f"--set {item!r}: unknown setting {key!r}; {allowed}")
+        settings[known[key.casefold()]] = value.strip()
+    return settings
+
+
 @app.command()
 @_friendly
-def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
-        where: str = typer.Argument(..., help="xlsx: a folder to create. gsheets: '-' (new spreadsheets; their URLs are printed)."),
+def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
+        where: str = typer.Argument(..., metavar="WHERE", help="xlsx: a folder to create. gsheets: '-' (new spreadsheets; their URLs are printed)."),
         players: str = typer.Option(..., "--players", help="Comma-separated names; with Google, name=email."),
         seed: int = typer.Option(1, "--seed", help="Every random choice of the game derives from it."),
-        setting: list[str] = typer.Option([], "--set", help="A game setting, key=value (repeatable)."),
+        setting: list[str] = typer.Option([], "--set", help="A game setting, key=value (repeatable); "
+                                                            "'sheets-host games GAME' lists them with defaults."),
         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH,
         folder: Optional[str] = typer.Option(None, "--folder", help="Google: a shared-drive folder id for the books."),
         adopt: Optional[Path] = typer.Option(None, "--adopt", help="Google: CSV of role,spreadsheet id to use instead of creating."),
         force: bool = typer.Option(False, "--force", help="Replace a game already there, removing its books.")):
     """Create the books of a new game.
 
-    Example: sheets-host new wind-guide-me games/wgm --players Ann,Bo,Cy,Di,Ed,Fay,Gus --seed 7
+    Example: sheets-host new wind-guide-me games/wgm --players Ann,Bo,Cy,Di,Ed,Fay,Gus --seed 7 --set rounds=5
+
+    Every game's settings, their defaults and meaning: sheets-host games GAME
     """
+    import csv
+
+    from . import engine
+
     names, emails = _players(players)
-    settings = dict(s.split("=", 1) for s in setting if "=" in s)
+    settings = _settings(game, setting)
     options = {}
     if (backend and backend.value == "gsheets"):
         options = {"folder": folder}
@@ -105,9 +150,9 @@ def new(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}
     typer.echo("Round 1 is open: players fill in the 'submit' tab of their own book.")
 
 
-@app.command()
+@app.command(short_help="Read every submission and report problems; changes no state.")
 @_friendly
-def check(where: str = typer.Argument(..., help="The game: a folder, or the host spreadsheet's id or URL."),
+def check(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Read every submission, report problems, and tell each player in their own book.
 
@@ -115,6 +160,8 @@ def check(where: str = typer.Argument(..., help="The game: a folder, or the host
 
     Example: sheets-host check games/wgm
     """
+    from . import engine
+
     report = engine.check(_backend(where, backend, credentials, auth))
     typer.echo(f"round {report.round}")
     typer.echo(report.table().to_string(index=False))
@@ -123,9 +170,9 @@ def check(where: str = typer.Argument(..., help="The game: a folder, or the host
             typer.echo(f"  {problem}")
 
 
-@app.command()
+@app.command(short_help="Resolve the open round and write every book.")
 @_friendly
-def resolve(where: str = typer.Argument(..., help="The game: a folder, or the host spreadsheet's id or URL."),
+def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
             redo: bool = typer.Option(False, "--redo", help="Resolve the last round again from its snapshot and "
                                                             "its archived (maybe corrected) submissions."),
             early: bool = typer.Option(False, "--early", help="Resolve before the round's deadline."),
@@ -135,6 +182,8 @@ def resolve(where: str = typer.Argument(..., help="The game: a folder, or the ho
 
     Example: sheets-host resolve games/wgm
     """
+    from . import engine
+
     report = engine.resolve(_backend(where, backend, credentials, auth), redo=redo, early=early,
                             allow_empty=allow_empty)
     if report.action == "delivered":
@@ -153,38 +202,44 @@ def resolve(where: str = typer.Argument(..., help="The game: a folder, or the ho
         typer.echo(report.standings.to_string(index=False))
 
 
-@app.command()
+@app.command(short_help="Undo the last resolve; its submissions go back.")
 @_friendly
-def undo(where: str = typer.Argument(..., help="The game: a folder, or the host spreadsheet's id or URL."),
+def undo(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Restore the state before the last resolve; the round's submissions go back into the submit tabs.
 
     Example: sheets-host undo games/wgm
     """
+    from . import engine
+
     round_number = engine.undo(_backend(where, backend, credentials, auth))
     typer.echo(f"round {round_number} undone: it is open again with its submissions restored.")
 
 
-@app.command()
+@app.command(short_help="Freeze the submit tabs at the deadline.")
 @_friendly
-def lock(where: str = typer.Argument(..., help="The game: a folder, or the host spreadsheet's id or URL."),
+def lock(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Freeze submissions at the deadline: only the host can edit submit tabs until the next round opens.
 
     Example: sheets-host lock https://docs.google.com/spreadsheets/d/1AbC.../edit
     """
+    from . import engine
+
     round_number = engine.lock(_backend(where, backend, credentials, auth))
     typer.echo(f"round {round_number}: submit tabs locked.")
 
 
 @app.command()
 @_friendly
-def status(where: str = typer.Argument(..., help="The game: a folder, or the host spreadsheet's id or URL."),
+def status(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Show the round, its deadline and who has submitted.
 
     Example: sheets-host status games/wgm
     """
+    from . import engine
+
     report = engine.status(_backend(where, backend, credentials, auth))
     if report.round is None:
         typer.echo(f"{report.game}: the game is over.")
@@ -194,10 +249,10 @@ def status(where: str = typer.Argument(..., help="The game: a folder, or the hos
         typer.echo(f"  {player}: {state}")
 
 
-@app.command()
+@app.command(short_help="Play a whole bot game on offline .xlsx books.")
 @_friendly
-def demo(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(game_names())}."),
-         where: Path = typer.Argument(Path("demo"), help="A folder for the books."),
+def demo(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One of: {', '.join(game_names())}."),
+         where: Path = typer.Argument(Path("demo"), metavar="WHERE", help="A folder for the books."),
          force: bool = typer.Option(False, "--force", help="Replace a game already in the folder."),
          seed: int = typer.Option(1, "--seed"),
          players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text).")):
@@ -205,6 +260,9 @@ def demo(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(g
 
     Example: sheets-host demo wind-guide-me demo/
     """
+    from . import play
+    from .backends import open_backend
+
     report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=typer.echo, force=force)
     typer.echo("\nFinal standings:")
     typer.echo(report.standings.to_string(index=False))
@@ -212,9 +270,9 @@ def demo(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(g
                f"announcements in {where}/announcements/")
 
 
-@app.command()
+@app.command(short_help="Play N bot games in memory: statistics, throughput.")
 @_friendly
-def simulate(game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
+def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
              games: int = typer.Option(1000, "--games", min=1), seed: int = typer.Option(1, "--seed"),
              players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
              as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
@@ -224,6 +282,8 @@ def simulate(game: str = typer.Argument(..., help=f"One of: {', '.join(game_name
 
     Example: sheets-host simulate wind-guide-me --games 1000 --seed 1
     """
+    from . import play
+
     report = play.simulate(game, games, seed, players)
     if as_json:
         typer.echo(json.dumps(report.as_dict(), indent=2))
@@ -236,47 +296,181 @@ def simulate(game: str = typer.Argument(..., help=f"One of: {', '.join(game_name
     typer.echo("  wins by seat: " + ", ".join(f"{k} {v}" for k, v in report.wins.items()))
 
 
-@app.command()
+@app.command(short_help="Time each resolve of a bot game (xlsx, or Google requests).")
 @_friendly
-def bench(game: str = typer.Argument("wind-guide-me", help=f"One of: {', '.join(game_names())}."),
+def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One of: {', '.join(game_names())}."),
           players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
           seed: int = typer.Option(1, "--seed"),
+          rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Only the first N rounds (default: all)."),
+          end_to_end: bool = typer.Option(True, "--end-to-end/--in-process-only",
+                                          help="Also time each round's `sheets-host resolve` in a fresh process."),
+          google: bool = typer.Option(False, "--google", help="Count Google Sheets requests and bytes per command "
+                                                              "instead, on a local fake of the Sheets API."),
           as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
     """Time each resolve of a whole bot game on offline .xlsx books (target: under 2 s a round).
 
-    Example: sheets-host bench wind-guide-me
+    Each round is resolved in this process (everything already imported) and, unless
+    --in-process-only, also by `sheets-host resolve` in a fresh process on a copy of the same
+    books: wall and CPU seconds, start-up included. With --google: the requests each command
+    sends to each spreadsheet and the largest request of each round, on a local fake of the API.
+
+    Example: sheets-host bench magicians-market --players 20
     """
+    if google:
+        _bench_google(game, players, rounds, seed, as_json)
+        return
     import tempfile
 
+    from . import play
+
     with tempfile.TemporaryDirectory() as folder:
-        report = play.bench(game, Path(folder), seed, players)
+        report = play.bench(game, Path(folder), seed, players, end_to_end=end_to_end, rounds=rounds)
     data = report.as_dict()
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
-    typer.echo(f"{data['game']}, {data['players']} players, {data['rounds']} rounds on xlsx: resolve takes "
-               f"{data['mean_resolve_seconds']} s on average, {data['max_resolve_seconds']} s at most")
+    typer.echo(f"{data['game']}, {data['players']} players, {data['rounds']} rounds on xlsx:")
+    typer.echo(f"  resolve in process:    {data['mean_resolve_seconds']} s a round on average, "
+               f"{data['max_resolve_seconds']} s at most")
+    fresh = data.get("end_to_end")
+    if fresh:
+        cpu = (f"; CPU {fresh['mean_cpu_seconds']} s on average, {fresh['max_cpu_seconds']} s at most"
+               if fresh["mean_cpu_seconds"] is not None else "")
+        typer.echo(f"  sheets-host resolve in a fresh process: wall {fresh['mean_wall_seconds']} s on average, "
+                   f"{fresh['max_wall_seconds']} s at most{cpu}")
 
 
-@app.command()
+def _bench_google(game: str, players: int | None, rounds: int | None, seed: int, as_json: bool) -> None:
+    try:
+        from . import bench_google
+    except ImportError as e:
+        if e.name != f"{__package__}.bench_google":
+            raise
+        raise SheetsHostError("bench --google is not available in this installation "
+                              "(sheets_host.bench_google is missing)") from None
+    from .games import get_game
+
+    data = bench_google.run(get_game(game).name, players, rounds=rounds, seed=seed)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2, default=str))
+        return
+    for line in _google_lines(data):
+        typer.echo(line)
+
+
+def _google_lines(data: dict) -> list[str]:
+    """The report of `bench_google.run` as text: requests per book per command (the players' books
+    as one row), then each round, then the largest requests."""
+    commands = list(data["requests"]["floor"])
+    books = {role: counts for role, counts in data["requests"].items() if role != "floor"}
+    players = [counts for role, counts in books.items() if role.startswith("player:")]
+
+    def span(values):
+        low, high = min(values), max(values)
+        return low if low == high else f"{low}-{high}"
+
+    rows = [{"book": "floor", **data["requests"]["floor"]}]
+    rows += [{"book": role, **counts} for role, counts in books.items() if role in ("host", "public")]
+    if players:
+        rows.append({"book": f"each player's ({len(players)})", **{c: span([p[c] for p in players]) for c in commands}})
+    rows += [{"book": role, **counts} for role, counts in books.items()
+             if role not in ("host", "public") and not role.startswith("player:")]
+    lines = [(f"{data['game']}: {data['players']} players, {data['rounds']} rounds, {data['books']} spreadsheets, "
+              f"seed {data['seed']}, on a local fake of the Google Sheets API"), "",
+             "Requests to each spreadsheet, the most in one run of each command:"]
+    lines += _table(rows, "  ")
+    lines.append("  " + ("every spreadsheet at the floor" if data["at_floor"] else
+                         "ABOVE THE FLOOR: some spreadsheet gets more requests than the floor"))
+    lines += ["", "Each round (requests in all; bytes of the largest request, and of the largest reply):"]
+    lines += _table([{"round": r["round"], "status": r["status_requests"], "check": r["check_requests"],
+                      "resolve": r["resolve_requests"], "most to one book": r["most_per_book"],
+                      "check bytes": r["largest_check_bytes"], "resolve bytes": r["largest_resolve_bytes"],
+                      "to": r["largest_resolve_book"], "reply bytes": r["largest_reply_bytes"]}
+                     for r in data["per_round"]], "  ")
+    largest = data["largest_request_bytes"]
+    lines += ["", "Largest request: " + ", ".join(f"{c} {largest[c]:,} bytes" for c in commands if c in largest)
+              + f"; resolve in round 1 {largest['first_round_resolve']:,}, in the last round "
+                f"{largest['last_round_resolve']:,} (Google recommends at most {largest['google_limit']:,})"]
+    return lines
+
+
+def _table(rows: list[dict], indent: str) -> list[str]:
+    """
+    >>> print("\\n".join(_table([{"command": "new", "requests": 12}, {"command": "resolve", "requests": 3}], "")))
+    command  requests
+    new            12
+    resolve         3
+    """
+    columns = list(dict.fromkeys(k for r in rows for k in r))
+    cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) is None for r in rows) for c in columns]
+
+    def line(values):
+        return indent + "  ".join(v.rjust(w) if n else v.ljust(w)
+                                  for v, w, n in zip(values, widths, numeric)).rstrip()
+
+    return [line(columns)] + [line(row) for row in cells]
+
+
+@app.command(short_help="Replay a game from its host book's log into new books.")
 @_friendly
-def replay(where: str = typer.Argument(..., help="The game to replay: a folder, or a host spreadsheet id/URL."),
-           into: Path = typer.Argument(..., help="A new folder for the replayed .xlsx books."),
+def replay(where: str = typer.Argument(..., metavar="WHERE", help="The game to replay: a folder, or a host spreadsheet id/URL."),
+           into: Path = typer.Argument(..., metavar="INTO", help="A new folder for the replayed .xlsx books."),
            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Replay a game from its host book's log (snapshot + archived submissions) into new offline books.
 
     Example: sheets-host replay games/wgm /tmp/wgm-replay
     """
+    from . import engine
+    from .backends import open_backend
+
     rounds = engine.replay(_backend(where, backend, credentials, auth), open_backend("xlsx", str(into)))
     typer.echo(f"replayed {rounds} round(s) into {into}")
 
 
-@app.command("games")
-def list_games():
-    """List the games sheets-host can host."""
+@app.command("games", short_help="List the games; with a GAME, its settings.")
+@_friendly
+def list_games(game: Optional[str] = typer.Argument(None, metavar="GAME", help="A game: show its players and every setting.")):
+    """List the games sheets-host can host; with a GAME, every setting `new --set` takes, its
+    default and what it means.
+
+    Example: sheets-host games wind-guide-me
+    """
     from .games import get_game
 
-    for name in game_names():
-        g = get_game(name)
-        span = g.min_players if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
-        typer.echo(f"{name}: {g.title} ({span} players)")
+    if game is None:
+        for name in game_names():
+            g = get_game(name)
+            typer.echo(f"{name}: {g.title} ({_span(g)} players)")
+        typer.echo("\nSettings of a game: sheets-host games GAME")
+        return
+    from . import engine
+
+    g = get_game(game)
+    defaults = engine.template(g)[1]
+    typer.echo(f"{g.name}: {g.title}, {_span(g)} players"
+               + (f" ({g.default_players} in the rule text)" if g.default_players else "") + ".")
+    typer.echo(f"\nSettings and their defaults; change one with: sheets-host new {g.name} FOLDER "
+               "--players A,B,... --set \"key=value\"\n")
+    for column in _setting_columns(g):
+        default = defaults.get(column.name, "")
+        typer.echo(f"  {column.name} = {default if default.strip() else '(blank)'}")
+        about = column.doc + ("." if column.doc and not column.doc.endswith(".") else "")
+        typer.echo(f"      {about} {_expected(column)}".rstrip())
+
+
+def _span(g) -> str:
+    return f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
+
+
+def _expected(column) -> str:
+    """What a setting's value must be, as a sentence ('' for any text that may not be blank)."""
+    if column.kind == "text":
+        return "May be blank." if column.optional else ""
+    what = "one of the players" if column.kind == "player" else column.expected()
+    return what[0].upper() + what[1:] + (", or blank." if column.optional else ".")
+
+
+if __name__ == "__main__":  # python -m sheets_host.cli, as bench runs it in a fresh process
+    app(prog_name="sheets-host")

@@ -15,12 +15,13 @@ from typing import Any
 
 import pandas as pd
 
-from .backends import ENGINE_TAB, Backend, Book
+from .backends import ENGINE_TAB, Backend, Book, match_tab
 from .cells import SubmitRow
-from .delivery import announcements, deliver, delivered, empty_submit, other_books, remove_files, write_files
+from .delivery import announcements, deliver, delivered, empty_submit, grown, other_books, remove_files, write_files
 from .errors import BookError, SheetsHostError
 from .game import Game
-from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, Clock, Commit, Session, frame, open_session
+from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Session, frame, open_session
+from .layout import lay_out_tab
 from .reading import Reading, same_rows, unaccounted
 
 # ---- writing the host book ----------------------------------------------------------------------
@@ -35,20 +36,43 @@ def attempt_records(round_number: int, attempt: int, use: str, rows_by_player: M
             for player, rows in rows_by_player.items() for row in rows]
 
 
-def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), operation: Commit | None = None,
-            extra: Mapping[str, pd.DataFrame] = {}) -> None:
-    """One write of the host book: the state, rounds, log, new archive rows and the commit."""
-    log = _appended(session.tabs.get("log"), frame(session.log, LOG_HEADER))
+def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapshots: Sequence[dict] = (),
+           operation: Commit | None = None, extra: Mapping[str, pd.DataFrame] = {}) -> None:
+    """One write of the host book: the state and rounds whole; the new log, archive and snapshot
+    rows appended, so what is sent stays the same size however long the game has run."""
     dumped = session.game.dump(state)
-    state_tabs = {s.name: s.frame(dumped[s.name]) for s in session.game.state_tabs}
-    tabs = {**state_tabs, "rounds": ROUNDS.frame(session.rounds), "log": log, **extra}
-    if archive:
-        tabs["archive"] = _appended(session.tabs.get("archive"), frame(archive, ARCHIVE_KEYS + session.game.submit_tab.header))
+    tabs = {**{s.name: s.frame(dumped[s.name]) for s in session.game.state_tabs},
+            "rounds": ROUNDS.frame(session.rounds), **extra}
     if operation is not None:
         session.commit = operation
         tabs[ENGINE_TAB] = operation.frame()
-    session.host.write(tabs, hidden=(ENGINE_TAB,))
+    added = {"log": frame(session.log, LOG_HEADER),
+             "archive": frame(archive, ARCHIVE_KEYS + session.game.submit_tab.header),
+             "snapshots": frame(snapshots, SNAPSHOTS.header)}
+    append = {}
+    for name in [s.name for s in session.game.state_tabs if s.name not in extra]:
+        rows = grown(session.tabs.get(name), tabs[name])
+        if rows is not None:
+            del tabs[name]
+            if len(rows):
+                append[name] = rows
+    for name, rows in added.items():
+        old = session.tabs.get(name)
+        if name in tabs:  # written whole (a new game)
+            tabs[name] = _appended(tabs[name], rows)
+        elif old is None:  # not in the book yet
+            tabs[name] = rows
+        elif len(rows):
+            if set(rows.columns) <= set(old.columns) and old.columns.is_unique:
+                append[name] = rows.reindex(columns=old.columns)  # the host may have moved columns
+            else:  # a header an append cannot fill: the whole tab
+                tabs[name] = _appended(old, rows)
+    game = session.game
+    layouts = {s.name: lay_out_tab(tabs[s.name], s, players=session.players, palette=game.palette())
+               for s in (*game.state_tabs, *game.data_tabs) if s.name in tabs}
+    session.host.write(tabs, append=append, layouts=layouts, hidden=(ENGINE_TAB,))
     session.tabs.update(tabs)
+    session.tabs.update({name: _appended(session.tabs.get(name), rows) for name, rows in append.items()})
     session.log = []
     header = session.game.submit_tab.header
     session.archive_rows += [{**{k: r[k] for k in ARCHIVE_KEYS}, "values": {h: r.get(h) for h in header}}
@@ -117,11 +141,17 @@ class ResolveReport:
 
 
 def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[str, pd.DataFrame]]:
-    def wanted(role: str) -> list[str]:
-        if role.startswith("player:"):
-            return ["submit", ENGINE_TAB]
-        return [ENGINE_TAB, "announcements"] if role == "public" else [ENGINE_TAB]
-    return {role: book.read(wanted(role), formulas=role.startswith("player:")) for role, book in books.items()}
+    """Every tab of every book (one request each on Google Sheets): the submit tabs and engine tabs
+    the command needs, and what each book shows, so a delivery sends only what changed."""
+    out = {}
+    for role, book in books.items():
+        tabs = book.read(formulas=role.startswith("player:"))
+        for name in ("submit", ENGINE_TAB, "announcements"):  # as people renamed them (`match_tab`)
+            have = match_tab(name, tabs)
+            if have is not None and have != name:
+                tabs[name] = tabs.pop(have)
+        out[role] = tabs
+    return out
 
 
 def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[str, Mapping[str, pd.DataFrame]],
@@ -155,8 +185,8 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
         text = game.announcement(session.snapshot(number), state)
     public = read.get("public", {}).get("announcements")
     targets = {r: books[r] for r in behind}
-    deliver(session, state, targets, submits=submits,
-            announcements_tab=announcements(public, number, text) if "public" in behind and number else None)
+    deliver(session, state, targets, submits=submits, shown=read,
+            announcements_tab=announcements(game, public, number, text) if "public" in behind and number else None)
     files: list[Path] = []
     if text is not None:
         files = write_files(session.backend, game, state, number, text)

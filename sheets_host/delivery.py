@@ -11,19 +11,20 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from . import cells
-from .backends import ENGINE_TAB, Backend, Book
+from .backends import ENGINE_TAB, Backend, Book, rows_from_frame
 from .errors import SchemaErrors
 from .game import Game
-from .host import Session, frame, read_commit
+from .host import Session, frame, parse_time, read_commit, stamp
+from .layout import INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
 
 HISTORY = "my submissions"
-ANNOUNCEMENTS_HEADER = ["round", "announcement"]
 
 
 def kv(pairs: Sequence[tuple[str, object]], header=("what", "value")) -> pd.DataFrame:
@@ -39,24 +40,85 @@ def delivered(data: pd.DataFrame | None) -> int:
         return -1
 
 
+def _relative(moment: datetime, now: datetime) -> str:
+    """How far `moment` is from `now`, in the two largest units.
+
+    >>> from datetime import timedelta, timezone
+    >>> now = datetime(2026, 11, 23, 12, tzinfo=timezone.utc)
+    >>> _relative(now + timedelta(days=2, hours=7, minutes=5), now), _relative(now - timedelta(minutes=90), now)
+    ('in 2 days 7 hours', '1 hour 30 minutes ago')
+    """
+    seconds = abs(int((moment - now).total_seconds()))
+    parts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        count, seconds = divmod(seconds, size)
+        if count or (unit == "minute" and not parts):
+            parts.append(f"{count} {unit}{'' if count == 1 else 's'}")
+    text = " ".join(parts[:2])
+    return f"in {text}" if moment >= now else f"{text} ago"
+
+
+def _deadline(record: Mapping[str, Any] | None, now: datetime) -> str:
+    """The deadline in UTC and how far away it is (as of this update)."""
+    when = parse_time((record or {}).get("deadline"), "rounds:deadline")
+    return f"{stamp(when)} ({_relative(when, now)})" if when else "none set"
+
+
 def status_frame(session: Session, player: str | None, lines: Sequence[tuple] = ()) -> pd.DataFrame:
+    """A book's status: for a player, what to do next first, then what the host last checked
+    (problems among it), the {round} and its deadline, and how to submit, one idea a line."""
+    game, now = session.game, session.clock()
     open_round = session.open_round
-    rows: list[tuple] = [("game", session.game.title)]
+    word = game.round_word
+    rows: list[tuple] = []
+    if player:
+        if open_round is None:
+            todo = "nothing: the game is over"
+        elif open_round["status"] == "locked":
+            todo = f"nothing: submissions for {word} {open_round['round']} were locked at {open_round['frozen at']}"
+        elif not game.submits(session.state, player):
+            todo = f"nothing this {word}: you have nothing to submit for {word} {open_round['round']}"
+        else:
+            todo = (f"fill in your submit tab for {word} {open_round['round']} before the deadline: "
+                    f"{_deadline(open_round, now)}")
+        rows.append(("to do", todo))
+    rows += list(lines)
+    rows += [("game", game.title)]
     if player:
         rows.append(("player", player))
-    rows += [("round open", open_round["round"] if open_round else "game over"),
-             ("deadline", (open_round or {}).get("deadline") or "none set")]
-    if open_round and open_round["status"] == "locked":
-        rows.append(("submissions", f"locked at {open_round['frozen at']}: later edits are ignored"))
-    if player:
-        rows.append(("how to submit", session.game.how_to_submit(session.state)))
-    return kv(rows + list(lines))
+    rows += [(f"{word} open", open_round["round"] if open_round else "game over"),
+             ("deadline", _deadline(open_round, now)), ("updated", stamp(now))]
+    if player and open_round is not None:
+        for i, line in enumerate(game.how_to_submit(session.state, player)):
+            rows.append(("how to submit" if i == 0 else "", line))
+    return kv(rows)
+
+
+def status_layout(status: pd.DataFrame) -> TabLayout:
+    """Problems stand out; what to do next is the first, green row."""
+    marks = {i: PROBLEM_FILL if what == "problem" else NEXT_FILL
+             for i, what in enumerate(status["what"]) if what in ("problem", "to do")}
+    return lay_out(status, highlight=marks)
+
+
+def submit_layout(game: Game, state: Any, player: str, submit: pd.DataFrame) -> TabLayout:
+    """A player's submit tab: shaded input rows with a dropdown where the values are a known set,
+    and a note on each header cell saying what goes there."""
+    return lay_out_tab(submit, game.submit_tab, players=game.players(state),
+                       choices=game.submit_choices(state, player), palette=game.palette(),
+                       input_rows=len(submit) + INPUT_ROWS)
+
+
+def view_layouts(game: Game, tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabLayout]:
+    """Views coloured where the game has colours."""
+    palette = game.palette()
+    return {name: lay_out(tab, palette=palette) for name, tab in tabs.items()}
 
 
 def history_frame(session: Session, player: str) -> pd.DataFrame:
     """Every round's submission of one player as it was read, what each row did, and why a row
     was dropped; from the archive and the log, so it is the same after a crash, a redo or an undo."""
-    header = session.game.submit_tab.header
+    header, word = session.game.submit_tab.header, session.game.round_word
     log = session.tabs.get("log", pd.DataFrame()).to_dict("records")
     out = []
     for record in session.rounds:
@@ -75,46 +137,77 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
                 general.append(("what counted: " if cells.text(e.get("kind")) == "submission" else "")
                                + cells.text(e.get("message")))
         for row in session.attempt_rows(number, attempt)[player]:
-            out.append({"round": number, "row": row.row, **{h: row.values.get(h) for h in header},
+            out.append({word: number, "row": row.row, **{h: row.values.get(h) for h in header},
                         "what happened": "; ".join(by_row.get(str(row.row), [])) or "counted"})
         for line in general:
-            out.append({"round": number, "what happened": line})
-    return frame(out, ["round", "row", *header, "what happened"])
+            out.append({word: number, "what happened": line})
+    return frame(out, [word, "row", *header, "what happened"])
 
 
-def announcements(existing: pd.DataFrame | None, round_number: int, text: str | None) -> pd.DataFrame:
-    """The public announcements tab with round `round_number`'s replaced by `text` (removed when None)."""
+def announcements(game: Game, existing: pd.DataFrame | None, round_number: int, text: str | None) -> pd.DataFrame:
+    """The public announcements tab with round `round_number`'s replaced by `text` (removed when
+    None); its first column is named as the game names a round (day, round)."""
+    word = game.round_word
     rows = [] if existing is None or existing.empty else [
-        r for r in existing.to_dict("records") if cells.text(r.get("round")) not in ("", str(round_number))]
+        {word: r.get(word, r.get("round")), "announcement": r.get("announcement")}
+        for r in existing.to_dict("records")]
+    rows = [r for r in rows if cells.text(r[word]) not in ("", str(round_number))]
     if text is not None:
-        rows.append({"round": round_number, "announcement": text})
-    rows.sort(key=lambda r: int(float(cells.text(r["round"]))) if cells.text(r["round"]).replace(".", "", 1).isdigit() else 0)
-    return frame(rows, ANNOUNCEMENTS_HEADER)
+        rows.append({word: round_number, "announcement": text})
+    rows.sort(key=lambda r: int(float(cells.text(r[word]))) if cells.text(r[word]).replace(".", "", 1).isdigit() else 0)
+    return frame(rows, [word, "announcement"])
+
+
+def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
+    """The rows `new` adds after all of `old`'s (none when they are equal), when `old` (a tab as
+    read) is where `new` starts: a state tab that only grows (a history of auctions, orders,
+    stones) is then appended to, and one that did not change is not written."""
+    if old is None or not len(old) or len(new) < len(old) or list(old.columns) != list(new.columns):
+        return None
+    def shown(frame: pd.DataFrame) -> list[list[str | None]]:
+        return [[None if v is None else str(v) for v in row] for row in rows_from_frame(frame)[1:]]
+    head = new.iloc[:len(old)]
+    return new.iloc[len(old):] if shown(old) == shown(head) else None
 
 
 def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
-            submits: Mapping[str, pd.DataFrame | None], announcements_tab: pd.DataFrame | None = None) -> None:
+            submits: Mapping[str, pd.DataFrame | None], announcements_tab: pd.DataFrame | None = None,
+            shown: Mapping[str, Mapping[str, pd.DataFrame]] = {}) -> None:
     """Write every non-host book (by role) for the host's current commit: the public view, each
     player's private view, status and history (and `submits[player]` as their submit tab when
-    given), each group's view; then the book's engine tab."""
+    given), each group's view; then the book's engine tab. A tab the book already `shown` (as read
+    by this command) is not sent again, and one that only grew gets only its new rows."""
     game = session.game
     stamp_tab = session.commit.frame()
     for role, book in books.items():
         kind, _, name = role.partition(":")
         protect = {}
+        status = status_frame(session, name if kind == "player" else None)
         if role == "public":
-            tabs = {**game.public_view(state), "status": status_frame(session, None)}
-            if announcements_tab is not None:
-                tabs["announcements"] = announcements_tab
+            views = game.public_view(state)
         elif kind == "player":
-            tabs = {**game.private_view(state, name), "status": status_frame(session, name),
-                    HISTORY: history_frame(session, name)}
-            if submits.get(name) is not None:
-                tabs["submit"] = submits[name]
-                protect = {"submit": False}
+            views = {**game.private_view(state, name), HISTORY: history_frame(session, name)}
         else:
-            tabs = {**game.group_view(state, role), "status": status_frame(session, None)}
-        book.write({**tabs, ENGINE_TAB: stamp_tab}, protect=protect, hidden=(ENGINE_TAB,))
+            views = game.group_view(state, role)
+        # The status first: a writer creates tabs in this order, so a new book opens on it.
+        tabs = {"status": status, **views}
+        layouts = {"status": status_layout(status), **view_layouts(game, views)}
+        if role == "public" and announcements_tab is not None:
+            tabs["announcements"] = announcements_tab
+        if kind == "player" and submits.get(name) is not None:
+            tabs["submit"] = submits[name]
+            layouts["submit"] = submit_layout(game, state, name, submits[name])
+            protect = {"submit": False}
+        append = {}
+        for tab in [t for t in tabs if t not in ("status", "submit")]:
+            rows = grown(shown.get(role, {}).get(tab), tabs[tab])
+            if rows is not None:
+                del tabs[tab]
+                if len(rows):
+                    append[tab] = rows
+        layouts = {t: layout for t, layout in layouts.items() if t in tabs}
+        book.write({**tabs, ENGINE_TAB: stamp_tab}, append=append, layouts=layouts, protect=protect,
+                   hidden=(ENGINE_TAB,))
 
 
 def empty_submit(game: Game) -> pd.DataFrame:

@@ -45,6 +45,7 @@ from .delivery import (
     player_books,
     remove_files,
     status_frame,
+    status_layout,
     write_files,
 )
 from .errors import BookError, RoundError, SheetsHostError
@@ -66,6 +67,7 @@ from .host import (
     read_config,
     reindex,
     snapshot_rows,
+    snapshot_tabs,
     stamp,
 )
 from .reading import Reading, parse, read_player, same_rows, typed_rows, unaccounted
@@ -237,7 +239,8 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
             r = readings[role.split(":", 1)[1]]
             lines = [("checked at", checked), ("your submission", r.state), ("what counts", r.parsed.kept or "nothing")]
             lines += [("problem", f"{p.where()}: {p.message}" if p.where() else p.message) for p in r.parsed.problems]
-            book.write({"status": status_frame(session, r.player, lines)})
+            status = status_frame(session, r.player, lines)
+            book.write({"status": status}, layouts={"status": status_layout(status)})
     return CheckReport(record["round"], readings)
 
 
@@ -260,7 +263,8 @@ def lock(backend: Backend, clock: Clock = now_utc) -> int:
             check_writable(session, books)
             commit(session, session.state, archive=rows)
         for player, book in player_books(session).items():
-            book.write({"status": status_frame(session, player.split(":", 1)[1])}, protect={"submit": True})
+            status = status_frame(session, player.split(":", 1)[1])
+            book.write({"status": status}, layouts={"status": status_layout(status)}, protect={"submit": True})
     return record["round"]
 
 
@@ -359,11 +363,19 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
         session.rounds.append(following)
     session.note(number, attempt, "redo" if redo else "resolve",
                  f"round {number} {'re-' if redo else ''}resolved" + (": the game is over" if over else ""))
-    snapshots = [r for r in session.tabs["snapshots"].to_dict("records") if cells.text(r.get("round")) != str(number)]
+    # The state before the round, once: a redo (or a resolve after an undo) usually starts from the
+    # snapshot already there; one the host changed in between replaces it.
+    kept = snapshot_tabs(session.tabs["snapshots"]).get(number)
+    added, extra = snapshot_rows(game, state, number), {}
+    if kept is not None:
+        if kept != snapshot_tabs(frame(added, SNAPSHOTS.header))[number]:
+            others = [r for r in session.tabs["snapshots"].to_dict("records") if cells.text(r.get("round")) != str(number)]
+            extra = {"snapshots": frame(others + added, SNAPSHOTS.header)}
+        added = []
     check_writable(session, books)
     try:
-        commit(session, new_state, archive=archive, operation=next_commit(session, "redo" if redo else "resolve", number, attempt),
-                extra={"snapshots": frame(snapshots + snapshot_rows(game, state, number), SNAPSHOTS.header)})
+        commit(session, new_state, archive=archive, snapshots=added, extra=extra,
+               operation=next_commit(session, "redo" if redo else "resolve", number, attempt))
     except SheetsHostError as e:
         raise BookError(f"writing the host book failed, so round {number} is not {'re' if redo else ''}resolved: {e}") from None
     session.state = new_state
@@ -372,8 +384,8 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     with after_commit(number, "redone" if redo else "resolved"):
         # A redo leaves submit tabs alone: players may already be typing the next round.
         submits = {} if redo else {p: empty_submit(game) for p in session.players}
-        deliver(session, new_state, books, submits=submits,
-                announcements_tab=announcements(read["public"].get("announcements"), number, text))
+        deliver(session, new_state, books, submits=submits, shown=read,
+                announcements_tab=announcements(game, read["public"].get("announcements"), number, text))
         files = write_files(session.backend, game, new_state, number, text)
     note = ""
     if redo and following is not None and following["attempt"]:
@@ -412,9 +424,9 @@ def undo(backend: Backend, clock: Clock = now_utc) -> int:
         commit(session, state, archive=archive, operation=next_commit(session, "undo", number, attempt))
         session.state = state
         with after_commit(number, "undone"):
-            deliver(session, state, books,
+            deliver(session, state, books, shown=read,
                     submits={p: submit_frame(session.game, restored[p]) for p in session.players},
-                    announcements_tab=announcements(read["public"].get("announcements"), number, None))
+                    announcements_tab=announcements(session.game, read["public"].get("announcements"), number, None))
             remove_files(backend, number - 1)
     return number
 

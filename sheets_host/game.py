@@ -81,6 +81,7 @@ class Game(ABC, Generic[State, Submission]):
 
     name: ClassVar[str]  # the command-line name, e.g. "wind-guide-me"
     title: ClassVar[str]
+    round_word: ClassVar[str] = "round"  # what the rule text calls a round ("day" in some games)
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int | None] = None  # as many as the rule text has; None: max_players
@@ -120,9 +121,20 @@ class Game(ABC, Generic[State, Submission]):
         """A player's submit tab as a typed submission, dropping only what is invalid."""
 
     @abstractmethod
-    def how_to_submit(self, state: State) -> str:
-        """What a player needs to fill in the submit tab, with this game's settings (shown in every
-        player's book)."""
+    def how_to_submit(self, state: State, player: str) -> list[str]:
+        """What `player` needs to fill in the submit tab, one idea a line, with this game's settings
+        and an example made of this player's real options this round (shown first in their book)."""
+
+    def submit_choices(self, state: State, player: str) -> dict[str, list[str]]:
+        """Submit column -> the values `player` may type there this round (their remaining stones,
+        the sites they may use, the goods, the other players...): the tab's dropdowns. A dropdown
+        helps; the parser still decides, so free text stays allowed."""
+        return {}
+
+    def palette(self) -> dict[str, str]:
+        """Cell text -> background colour (RRGGBB, `layout.tint` of the pictures' colours) for what
+        the game colours: elements, meadows, piece types."""
+        return {}
 
     def submits(self, state: State, player: str) -> bool:
         """Whether `player` has anything to submit in the round to be resolved next (in some games

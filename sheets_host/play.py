@@ -5,14 +5,19 @@ The bots are the games' own `bot` functions, the same ones the property tests us
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from . import engine
 from .backends import Backend
+from .errors import SheetsHostError
 from .game import Game, rng_for
 from .games import get_game
 
@@ -21,7 +26,24 @@ BOT_NAMES = ("Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix", "Grace", "Hedy"
 
 
 def bot_names(count: int) -> list[str]:
-    return list(BOT_NAMES[:count])
+    """`count` distinct bot names: the list, then the list again numbered.
+
+    >>> bot_names(3), bot_names(22)[19:]
+    (['Ada', 'Blaise', 'Cora'], ['Tess', 'Ada 2', 'Blaise 2'])
+    """
+    return [BOT_NAMES[i % len(BOT_NAMES)] + (f" {i // len(BOT_NAMES) + 1}" if i >= len(BOT_NAMES) else "")
+            for i in range(count)]
+
+
+def bots(game: Game, players: int | None) -> list[str]:
+    """Names for `players` bots (default: as many as the rule text has); refuses a count the game
+    does not take rather than play another one."""
+    count = players if players is not None else game.default_players or game.max_players
+    if not game.min_players <= count <= game.max_players:
+        span = (f"{game.min_players}" if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}")
+        raise SheetsHostError(f"{game.title} takes {span} players; --players asked for {count}")
+    return bot_names(count)
 
 
 def default_settings(game: Game) -> dict[str, Any]:
@@ -68,7 +90,7 @@ class SimulationReport:
 def simulate(game_name: str, games: int, seed: int, players: int | None = None,
              timer: Callable[[], float] = time.perf_counter) -> SimulationReport:
     game = get_game(game_name)
-    names = bot_names(players or game.default_players or game.max_players)
+    names = bots(game, players)
     defaults = default_settings(game)
     summaries: list[dict[str, float]] = []
     wins = {n: 0 for n in names}
@@ -89,6 +111,8 @@ def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: boo
     """Each bot types its submission into its own submit tab, sometimes with human untidiness."""
     import pandas as pd
 
+    from .delivery import submit_layout
+
     game, state = session.game, session.state
     r = game.round(state)
     for player in game.players(state):
@@ -97,7 +121,9 @@ def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: boo
         if messy:
             rows = [{k: _untidy(v, rng) for k, v in row.items()} for row in rows]
         frame = pd.DataFrame(rows, columns=game.submit_tab.header, dtype=object)
-        backend.book(f"player:{player}").write({"submit": frame})
+        # Typing keeps the tab's dropdowns and shading: the layout the engine delivered.
+        backend.book(f"player:{player}").write({"submit": frame},
+                                               layouts={"submit": submit_layout(game, state, player, frame)})
 
 
 def _untidy(value: object, rng) -> object:
@@ -113,7 +139,7 @@ def demo(game_name: str, backend: Backend, seed: int, players: int | None = None
          force: bool = False) -> engine.ResolveReport:
     """A whole game by bots through real books: new, then for each round submit, check, resolve."""
     game = get_game(game_name)
-    names = bot_names(players or game.default_players or game.max_players)
+    names = bots(game, players)
     engine.new_game(backend, game.name, names, seed, clock=clock, force=force)
     say(f"{game.title}: new game for {', '.join(names)} (seed {seed})")
     while True:
@@ -129,30 +155,94 @@ def demo(game_name: str, backend: Backend, seed: int, players: int | None = None
 
 @dataclass
 class BenchReport:
+    """Seconds per round: `resolve` in this process (everything imported, caches warm), and, when
+    measured, `sheets-host resolve` of the same round in a fresh process (start-up included):
+    wall seconds and the child's CPU seconds (user + system; None where the OS does not say)."""
+
     game: str
     players: int
     resolve_seconds: list[float]
+    fresh_wall_seconds: list[float] = field(default_factory=list)
+    fresh_cpu_seconds: list[float | None] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {"game": self.game, "players": self.players, "rounds": len(self.resolve_seconds),
-                "mean_resolve_seconds": round(statistics.fmean(self.resolve_seconds), 3),
-                "max_resolve_seconds": round(max(self.resolve_seconds), 3)}
+        data = {"game": self.game, "players": self.players, "rounds": len(self.resolve_seconds),
+                "mean_resolve_seconds": _mean(self.resolve_seconds),
+                "max_resolve_seconds": _max(self.resolve_seconds),
+                "resolve_seconds": [round(s, 3) for s in self.resolve_seconds]}
+        if self.fresh_wall_seconds:
+            cpu = [c for c in self.fresh_cpu_seconds if c is not None]
+            data["end_to_end"] = {
+                "command": "sheets-host resolve FOLDER --early, in a fresh process, on a copy of the round's books",
+                "mean_wall_seconds": _mean(self.fresh_wall_seconds),
+                "max_wall_seconds": _max(self.fresh_wall_seconds),
+                "mean_cpu_seconds": _mean(cpu) if cpu else None,
+                "max_cpu_seconds": _max(cpu) if cpu else None,
+                "wall_seconds": [round(s, 3) for s in self.fresh_wall_seconds],
+                "cpu_seconds": [None if c is None else round(c, 3) for c in self.fresh_cpu_seconds]}
+        return data
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(statistics.fmean(values), 3)
+
+
+def _max(values: Sequence[float]) -> float:
+    return round(max(values), 3)
+
+
+def _children_cpu() -> float | None:
+    """CPU seconds (user + system) of every child process this one has waited for."""
+    try:
+        import resource
+    except ImportError:  # not on this OS
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def resolve_in_fresh_process(folder: Path) -> tuple[float, float | None]:
+    """Wall and CPU seconds of `sheets-host resolve FOLDER --early` run as a new process."""
+    command = [sys.executable, "-m", "sheets_host.cli", "resolve", str(folder), "--early"]
+    cpu_before, start = _children_cpu(), time.perf_counter()
+    done = subprocess.run(command, check=False, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    wall, cpu_after = time.perf_counter() - start, _children_cpu()
+    if done.returncode != 0:
+        raise SheetsHostError(f"sheets-host resolve {folder} failed (exit {done.returncode}): "
+                              f"{(done.stderr or done.stdout).strip()}")
+    return wall, (None if cpu_before is None or cpu_after is None else cpu_after - cpu_before)
 
 
 def bench(game_name: str, folder, seed: int = 1, players: int | None = None,
-          timer: Callable[[], float] = time.perf_counter) -> BenchReport:
-    """Time every `resolve` of a bot game on offline books (submissions typed beforehand)."""
+          timer: Callable[[], float] = time.perf_counter, end_to_end: bool = False,
+          rounds: int | None = None) -> BenchReport:
+    """Time every `resolve` of a bot game on offline books (submissions typed beforehand).
+
+    With `end_to_end`, each round is also resolved by `sheets-host resolve` in a fresh process,
+    on a fresh copy of the books as they are before the round's resolve, so both resolve the same
+    round; the copy is removed afterwards. `rounds`: stop after that many (default: the whole game).
+    """
     from .backends.xlsx import XlsxBackend
 
     game = get_game(game_name)
-    backend = XlsxBackend(folder)
-    names = bot_names(players or game.default_players or game.max_players)
+    folder = Path(folder)
+    backend = XlsxBackend(folder / "game")
+    names = bots(game, players)
     engine.new_game(backend, game.name, names, seed)
-    seconds = []
+    report = BenchReport(game.name, len(names), [])
     while True:
         bots_submit(backend, engine.open_session(backend), seed)
+        if end_to_end:
+            copy = folder / "fresh"
+            shutil.copytree(folder / "game", copy)
+            try:
+                wall, cpu = resolve_in_fresh_process(copy)
+            finally:
+                shutil.rmtree(copy, ignore_errors=True)
+            report.fresh_wall_seconds.append(wall)
+            report.fresh_cpu_seconds.append(cpu)
         start = timer()
-        report = engine.resolve(backend, early=True)
-        seconds.append(timer() - start)
-        if report.over:
-            return BenchReport(game.name, len(names), seconds)
+        resolved = engine.resolve(backend, early=True)
+        report.resolve_seconds.append(timer() - start)
+        if resolved.over or len(report.resolve_seconds) == rounds:
+            return report

@@ -1,4 +1,4 @@
-"""The Google Sheets backend against a fake of the Sheets and Drive REST endpoints (tests/fake_google.py).
+"""The Google Sheets backend against a fake of the Sheets and Drive REST endpoints (sheets_host/fake_google.py).
 
 Real gspread code runs; only the transport is fake, so request counts and bodies are Google's.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime
 from pathlib import Path
 
 import gspread
@@ -19,8 +20,10 @@ from sheets_host.backends import gsheets_client, open_backend
 from sheets_host.backends.gsheets import LOCK, GoogleBackend
 from sheets_host.backends.gsheets_client import RetryingHTTPClient
 from sheets_host.errors import BookError
+from sheets_host.google_discovery import unchecked
+from sheets_host.layout import lay_out
 
-from .fake_google import FakeGoogle, fake_backend
+from sheets_host.fake_google import FakeGoogle, fake_backend
 
 
 def frame(rows: list[list[object]], columns: list[str]) -> pd.DataFrame:
@@ -102,7 +105,7 @@ def test_formulas_read_as_typed_or_as_values():
     assert as_values.loc[2].tolist() == [5, 10, "=A2", "#ERROR!"]
 
 
-def test_a_book_costs_metadata_read_and_write_only():
+def test_a_book_costs_one_read_and_one_write():
     fake = FakeGoogle()
     sid = fake.add_spreadsheet("Host", tabs=("config", "state"))
     fake.put_values(sid, "state", [["round"], [1]])
@@ -112,16 +115,31 @@ def test_a_book_costs_metadata_read_and_write_only():
     state = book.read(["config", "state"])["state"]
     book.write({"state": state, "log": frame([["resolved"]], ["what"])}, protect={"state": True})
 
-    assert fake.count(sid) == 3
-    assert [(c.method, c.path.rsplit("/", 1)[-1]) for c in fake.requests] == [
-        ("GET", sid), ("GET", "values:batchGet"), ("POST", f"{sid}:batchUpdate")]
-    # Same book object again, and no further metadata request for a second round.
+    assert fake.count(sid) == 2
+    assert [(c.method, c.path.rsplit("/", 1)[-1]) for c in fake.requests] == [("GET", sid), ("POST", f"{sid}:batchUpdate")]
+    # Tab names are matched as people type them, so a book not read before is read whole, in one request.
+    first = fake.requests[0].query
+    assert "ranges" not in first and first["includeGridData"] == ["true"] and "rowData" in first["fields"][0]
+    # Same book object again: its tabs are known, so a read asks for the wanted tabs only.
     assert backend.book("host") is book
-    book.read(["log"])
+    assert book.read(["log", "nowhere"])["log"].loc[2, "what"] == "resolved"
     book.write({"log": frame([["again"]], ["what"])}, protect={"state": False})
-    assert fake.count(sid) == 5
-    assert [c.method for c in fake.requests[3:]] == ["GET", "POST"]
-    assert all("values:batchGet" in c.path or "batchUpdate" in c.path for c in fake.requests[3:])
+    assert fake.count(sid) == 4
+    assert [c.method for c in fake.requests[2:]] == ["GET", "POST"]
+    assert fake.requests[2].query["ranges"] == ["'log'"]
+
+
+def test_a_known_tab_deleted_behind_our_back_is_read_as_missing():
+    fake = FakeGoogle()
+    sid = fake.add_spreadsheet("Ann", tabs=("submit", "status"))
+    fake.put_values(sid, "status", [["what"], ["ok"]])
+    backend, _ = fake_backend(sid, fake=fake)
+    book = backend.book("host")
+    book.read(["submit"])
+    fake.files[sid].sheets = [s for s in fake.files[sid].sheets if s.title != "submit"]
+
+    assert list(book.read(["submit", "status"])) == ["status"]  # Google refused the range: read whole
+    assert [c.status for c in fake.requests[1:]] == [400, 200]
 
 
 def test_protect_then_unprotect_keeps_foreign_protections():
@@ -183,7 +201,7 @@ def test_server_errors_give_up_after_70_s_of_waiting():
         book.read()
 
     message = str(failure.value)
-    assert f"Google Sheets answered 500 (a server error) 7 times over 90 s for GET /v4/spreadsheets/{book.id}/values:batchGet" in message
+    assert f"Google Sheets answered 500 (a server error) 7 times over 90 s for GET /v4/spreadsheets/{book.id};" in message
     assert "quota refills each minute: wait a minute and run the command again" in message
     assert "resolved" not in message  # whether the round was committed is the engine's to say
     assert fake.sleeps == [2, 4, 8, 16, 30, 30]
@@ -429,8 +447,10 @@ def test_oauth_token_is_written_private(tmp_path: Path, monkeypatch: pytest.Monk
 def test_the_fake_refuses_what_google_refuses():
     fake = FakeGoogle()
     sid = fake.add_spreadsheet("Host", tabs=("state",))
+    fake.files[sid].sheet("state").rows = 3
     backend, _ = fake_backend(sid, fake=fake)
     http = backend.client.http_client
+    dropdown = {"condition": {"type": "ONE_OF_LIST", "values": []}, "strict": False, "showCustomUi": True}
 
     for body, refusal in [
         ({"requests": [], "includeSpreadsheetInResonse": True}, 'Unknown name "includeSpreadsheetInResonse"'),
@@ -438,10 +458,134 @@ def test_the_fake_refuses_what_google_refuses():
          r'requests\[0\].addSheet: A sheet with the name "STATE" already exists'),
         ({"requests": [{"deleteSheet": {"sheetId": 999}}]}, r"requests\[0\].deleteSheet: No grid with id: 999"),
         ({"requests": [{"addSheet": {"properties": {"title": "x", "tabColor": {}}}}]}, "not supported"),
-        ({"requests": [], "includeSpreadsheetInResponse": True, "responseIncludeGridData": True}, "not supported"),
+        ({"requests": [{"updateSheetProperties": {"properties": {"sheetId": 0, "gridProperties": {"frozenRowCount": 3}},
+                                                  "fields": "gridProperties.frozenRowCount"}}]},
+         "You can't freeze all visible rows on the sheet"),
+        ({"requests": [{"repeatCell": {"range": {"sheetId": 0, "endRowIndex": 4}, "cell": {"note": "x"}, "fields": "note"}}]},
+         "exceeds grid limits"),
+        ({"requests": [{"setDataValidation": {"range": {"sheetId": 0}, "rule": dropdown}}]},
+         "ONE_OF_LIST condition requires at least one value"),
     ]:
-        with pytest.raises(APIError, match=refusal):
+        with unchecked(), pytest.raises(APIError, match=refusal):  # what the fake answers where Google refuses
             http.batch_update(sid, body)
     reply = http.batch_update(sid, {"requests": [{"addSheet": {"properties": {"title": "x", "hidden": True}}}],
                                     "includeSpreadsheetInResponse": True, "responseIncludeGridData": False})
     assert [s["properties"].get("hidden", False) for s in reply["updatedSpreadsheet"]["sheets"]] == [False, True]
+
+
+# -- formatting, appends and dates: issue 9 -----------------------------------------------------------
+
+def _kinds(call) -> list[str]:
+    return [next(iter(r)) for r in call.body["requests"]]
+
+
+def test_formatting_and_validation_arrive_in_the_same_single_write_as_the_values():
+    backend, fake = fake_backend()
+    book = backend.create("player:Ann", "Ann", readers=["ann@example.com"])
+    book.write({"status": frame([["ok"]], ["what"])})
+    submit = frame([["stone", 1234, "=Ada"], ["ward", None, None]], ["kind", "amount", "to"])
+    layout = lay_out(submit, choices={"kind": ["stone", "ward"], "to": ["Ada", "Blaise", "=SUM(A1)"]},
+                     notes={"kind": "a stone or a ward"}, palette={"ward": "AABBCC"}, input_rows=5)
+    sent = len(fake.requests)
+
+    book.write({"submit": submit}, layouts={"submit": layout}, protect={"submit": False})
+
+    (call,) = fake.requests[sent:]  # one request: values, formats, dropdowns, widths, frozen rows
+    assert call.method == "POST" and call.path.endswith(":batchUpdate") and call.status == 200
+    kinds = _kinds(call)
+    assert kinds[:2] == ["addSheet", "updateCells"] and {"repeatCell", "updateDimensionProperties"} <= set(kinds)
+    values = call.body["requests"][1]["updateCells"]
+    assert values["fields"] == "userEnteredValue,userEnteredFormat,note,dataValidation"
+    dropdowns = [r["repeatCell"]["cell"]["dataValidation"] for r in call.body["requests"]
+                 if "dataValidation" in r.get("repeatCell", {}).get("cell", {})]
+    assert [[v["userEnteredValue"] for v in d["condition"]["values"]] for d in dropdowns] == [["stone", "ward"], ["Ada", "Blaise"]]
+    assert all(d["condition"]["type"] == "ONE_OF_LIST" and d["strict"] is False and d["showCustomUi"] for d in dropdowns)
+
+    # What the fake now holds, as Google would.
+    header = fake.cell_data(book.id, "submit", "A1")
+    assert header["userEnteredFormat"]["textFormat"] == {"bold": True} and header["note"] == "a stone or a ward"
+    assert header["userEnteredFormat"]["backgroundColor"] == {"red": 0.851, "green": 0.8863, "blue": 0.9529}  # HEADER_FILL
+    assert fake.frozen_rows(book.id, "submit") == 1
+    assert fake.cell(book.id, "submit", "C2") == {"stringValue": "=Ada"}  # typed text, never a formula
+    amount = fake.cell_data(book.id, "submit", "B2")["userEnteredFormat"]
+    assert amount["numberFormat"] == {"type": "NUMBER", "pattern": "#,##0"} and amount["horizontalAlignment"] == "RIGHT"
+    assert fake.cell_data(book.id, "submit", "A3")["userEnteredFormat"]["backgroundColor"] == {
+        "red": 0.6667, "green": 0.7333, "blue": 0.8}  # the palette's colour wins over the input shading
+    for a1 in ("B3", "C6"):  # data and input rows: shaded, with the column's dropdown
+        cell = fake.cell_data(book.id, "submit", a1)
+        assert cell["userEnteredFormat"]["backgroundColor"] == {"red": 1.0, "green": 0.9725, "blue": 0.8627}  # INPUT_FILL
+    assert fake.cell_data(book.id, "submit", "C6")["dataValidation"] == dropdowns[1]
+    assert fake.cell_data(book.id, "submit", "A7") == {}  # past the input rows
+    assert fake.widths(book.id, "submit") == {c: layout.columns[c].width * 7 + 10 for c in range(3)}
+
+
+def test_a_tab_written_without_a_layout_is_laid_out_and_a_rewrite_clears_the_old_layout():
+    backend, fake = fake_backend()
+    book = backend.create("public", "Board")
+    wide = frame([["a" * 80, 2.5]], ["story", "score"])
+    book.write({"board": wide})
+    assert fake.cell_data(book.id, "board", "A2")["userEnteredFormat"]["wrapStrategy"] == "WRAP"  # lay_out(frame)
+    assert fake.cell_data(book.id, "board", "B2")["userEnteredFormat"]["numberFormat"]["pattern"] == "#,##0.##"
+    big = lay_out(wide, choices={"score": ["1", "2"]}, input_rows=9, palette={"a" * 80: "FF0000"})
+    book.write({"board": wide}, layouts={"board": big})
+    assert "dataValidation" in fake.cell_data(book.id, "board", "B10")
+
+    book.write({"board": frame([["short"]], ["story"])})
+
+    assert fake.values(book.id, "board") == [["story"], ["short"]]
+    assert fake.cell_data(book.id, "board", "B10") == {} and "backgroundColor" not in fake.cell_data(
+        book.id, "board", "A2")["userEnteredFormat"]
+    assert fake.cell_data(book.id, "board", "B1") == {}  # the old header cell: value and format gone
+
+
+def test_appended_rows_are_all_that_is_sent_and_tabs_grow_as_needed():
+    fake = FakeGoogle()
+    sid = fake.add_spreadsheet("Host", tabs=("config",))
+    fake.put_values(sid, "config", [["key", "value"], ["seed", 1]])
+    fake.files[sid].sheet("config").rows, fake.files[sid].sheet("config").cols = 2, 2
+    backend, _ = fake_backend(sid, fake=fake)
+    book = backend.book("host")
+    book.read()
+    book.write({"log": frame([[i, f"event {i}" * 10] for i in range(2000)], ["round", "what"])})
+    whole = fake.requests[-1].size
+    assert fake.grid(sid, "log")[0] == 2001
+
+    book.write({}, append={"log": frame([[2000, "late"], [2001, "later"]], ["round", "what"]),
+                           "archive": frame([["Ann", 3]], ["player", "row"])})
+
+    call = fake.requests[-1]
+    kinds = _kinds(call)
+    assert kinds[:3] == ["appendCells", "addSheet", "updateCells"]  # archive: created whole, with its header
+    assert kinds.count("appendCells") == 1 and kinds.count("updateCells") == 1
+    assert call.body["requests"][0]["appendCells"]["fields"] == "userEnteredValue"
+    assert call.size < 3_000 < whole / 100
+    assert fake.grid(sid, "log")[0] == 2003  # Google inserts the rows an append needs
+    assert fake.values(sid, "log")[-2:] == [[2000, "late"], [2001, "later"]]
+    assert fake.values(sid, "archive") == [["player", "row"], ["Ann", 3]]
+    # Columns are added as needed, rows by Google; the reply's metadata keeps the book in step.
+    book.write({}, append={"config": frame([["rounds", 5, "a setting with a note"]], ["key", "value", "about"])})
+    assert fake.grid(sid, "config") == (3, 3) and fake.values(sid, "config")[-1] == ["rounds", 5, "a setting with a note"]
+    book.write({"config": frame([["seed", 1]] * 3, ["key", "value"])})  # knows the grid holds 3 rows, grows it to 4
+    assert fake.grid(sid, "config") == (4, 3)
+    assert len(book.read(["log"])["log"]) == 2002
+
+
+def test_appending_nothing_sends_nothing():
+    backend, fake = fake_backend()
+    book = backend.create("host", "Game")
+    book.write({"log": frame([["x"]], ["what"])})
+    sent = len(fake.requests)
+    book.write({}, append={"log": frame([], ["what"])})
+    assert len(fake.requests) == sent
+
+
+def test_dates_read_as_the_text_people_see_and_formula_errors_as_their_text():
+    fake = FakeGoogle()
+    sid = fake.add_spreadsheet("Ann", tabs=("submit",))
+    fake.put_values(sid, "submit", [["when", "at", "sum"],
+                                    [datetime(2026, 11, 23), datetime(2026, 11, 23, 18, 30), "=A9/0"]], formulas=True)
+    backend, _ = fake_backend(sid, fake=fake)
+    book = backend.book("host")
+
+    assert book.read(["submit"])["submit"].loc[2].tolist() == ["2026-11-23", "2026-11-23 18:30:00", "#ERROR!"]
+    assert book.read(["submit"], formulas=True)["submit"].loc[2].tolist() == ["2026-11-23", "2026-11-23 18:30:00", "=A9/0"]

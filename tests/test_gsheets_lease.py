@@ -1,5 +1,5 @@
 """The Google backend's hold on a game: a lease tab in the host book, against the fake Google
-(tests/fake_google.py), with two gspread clients standing for two commands on two machines."""
+(sheets_host/fake_google.py), with two gspread clients standing for two commands on two machines."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from sheets_host.backends.gsheets import LEASE, GoogleBackend
 from sheets_host.errors import BookError, BusyError
 
 from .conftest import FIXED
-from .fake_google import FakeGoogle, fake_backend
+from sheets_host.fake_google import FakeGoogle, fake_backend
 
 HOLDER = re.escape(f"'resolve' (process {os.getpid()} on {socket.gethostname()})")
 
@@ -72,17 +72,22 @@ def test_the_lease_costs_no_request_of_its_own_in_a_resolve():
         host = backend.book("host")
         state = host.read(["config", "state"])["state"]
         host.write({"state": state, "log": frame([["resolved"]], ["what"])})
-    # Taking the lease answers with the metadata: no GET of the spreadsheet; the commit releases it.
+    # Taking the lease answers with the whole book, so reading it costs nothing; the commit releases it.
     assert [(c.method, c.path.rsplit("/", 1)[-1]) for c in fake.requests] == [
-        ("POST", f"{sid}:batchUpdate"), ("GET", "values:batchGet"), ("POST", f"{sid}:batchUpdate")]
+        ("POST", f"{sid}:batchUpdate"), ("POST", f"{sid}:batchUpdate")]
+    assert state.loc[2, "round"] == 1
     assert fake.tabs(sid) == ["config", "state", "log"]
 
     checker = command(fake, sid)
     start = len(fake.requests)
     with checker.hold("check"):
-        checker.book("host").read(["state"])
-    assert [c.method for c in fake.requests[start:]] == ["POST", "GET", "POST"]  # released when the block ends
+        host = checker.book("host")
+        assert host.read()["log"].loc[2, "what"] == "resolved" and list(host.read()) == ["config", "state", "log"]
+    assert [c.method for c in fake.requests[start:]] == ["POST", "POST"]  # released when the block ends
     assert LEASE not in fake.tabs(sid)
+    # Once released, a read asks Google again: the book may have changed since.
+    host.read(["state"])
+    assert [c.method for c in fake.requests[start:]] == ["POST", "POST", "GET"]
 
 
 def test_a_new_game_has_nothing_to_hold():

@@ -19,6 +19,7 @@ from typing import Protocol
 import pandas as pd
 
 from ..cells import column_letter, fold, is_blank
+from ..layout import TabLayout
 
 # The engine's own bookkeeping in every book it delivers to (what it last delivered), kept out of
 # the players' way: written hidden, and only by a delivery.
@@ -41,9 +42,15 @@ class Book(Protocol):
         for players' books, so a formula is reported and archived as typed.
         """
 
-    def write(self, tabs: Mapping[str, pd.DataFrame], *, protect: Mapping[str, bool] = {},
+    def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
+              layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
               hidden: Collection[str] = ()) -> None:
-        """Replace the whole content of each named tab (creating it if needed), other tabs untouched;
+        """Replace the whole content of each tab in `tabs` (creating it if needed), other tabs untouched,
+        and add the rows of each frame in `append` after the last row of its tab (a tab not there
+        yet is created with the frame's header), so a log that only grows costs only its new rows;
+        all in one request on Google Sheets.
+
+        Each tab written whole is formatted by its layout in `layouts`, else by `lay_out(frame)`;
         `protect` locks (True) or unlocks (False) tabs so that only the host can edit them; tabs
         named in `hidden` are created hidden. Raises BookError (naming the book and what to do)
         when the book cannot be written; the book is then as it was."""

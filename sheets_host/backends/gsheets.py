@@ -1,18 +1,34 @@
 """Google Sheets books: one spreadsheet per book, reached through gspread's low-level HTTP client.
 
-Request budget. Sheets allows 60 requests a minute per user, so each book costs at most three:
-one metadata ``GET spreadsheets/{id}`` (tab names, sheetIds, grid sizes, our protected ranges;
-fetched once per `GoogleBook` and kept up to date by our own writes), one ``values:batchGet`` for
-every tab read, and one ``spreadsheets:batchUpdate`` for every tab written. In the host book the
-lease (below) takes the metadata request's place.
+Request budget: the floor, one read and one write per book and command. Sheets allows 60 requests
+a minute per user, so a 20-player game's resolve (44 requests) fits a minute's quota.
 
-Why the write is a ``batchUpdate`` of ``updateCells`` rather than ``values:batchUpdate``: values
-requests can only put values into cells that already exist. Replacing a tab also needs its stale
-rows cleared, its grid grown when the data is larger, missing tabs added and protections changed;
-``batchUpdate`` is the only single request that can do all of that, atomically. It also lets us
-type every cell exactly: a string is sent as ``stringValue`` so a player's ``=...`` can never become
-a formula (stricter than RAW input), and only ``userEnteredValue`` is touched so the host's
-formatting survives.
+- A read is one ``GET spreadsheets/{id}`` with grid data and a ``fields`` mask: the tabs' metadata
+  (names, sheetIds, grid sizes, frozen rows, our protected ranges) and every cell's value as
+  computed (``effectiveValue``), or as typed for players' books (``userEnteredValue``, so a formula
+  reads as its text), plus the text shown (``formattedValue``) for dates and errors, which read as
+  the person sees them. A book whose tabs are known (read or written before in this process) is
+  read for the tabs wanted only (``ranges``); otherwise the whole book is read, since a tab is found
+  by the name people type (`match_tab`), which needs every tab's title. The metadata is kept up to
+  date by our own writes.
+- A write is one ``spreadsheets:batchUpdate`` carrying everything: tabs added or grown, the values,
+  the formatting of each tab written whole (its `TabLayout`: header bold and shaded, frozen rows,
+  column widths, number formats, alignment, wrapping, shaded input rows, backgrounds, notes on
+  header cells, dropdowns), rows appended to growing tabs (``appendCells``: only the new rows are
+  sent, so a log costs the same however long the game), protections. Its reply carries the new
+  metadata, so no later request is needed to learn it.
+- In the host book the lease (below) is taken by a ``batchUpdate`` whose reply carries the whole
+  book, grid data included: the host book's read then costs no request. So the host book costs two
+  requests per command that holds the game: the lease (and read), and the commit (which releases
+  the lease); a command that does not write it releases the lease by a second request instead.
+
+Why ``batchUpdate`` rather than ``values:batchUpdate``: values requests can only put values into
+cells that already exist. Replacing a tab also needs its stale rows cleared, its grid grown when
+the data is larger, missing tabs added, formats and protections changed; ``batchUpdate`` is the
+only single request that can do all of that, atomically. It also lets us type every cell exactly: a
+string is sent as ``stringValue`` so a player's ``=...`` can never become a formula (stricter than
+RAW input). A tab written whole is cleared of values, formats, notes and dropdowns first (the same
+``updateCells`` over the whole sheet), so nothing of an earlier layout lingers.
 
 Locks are protected ranges described "sheets-host lock" and sent without ``editors``: the API then
 leaves the requesting account (and the file's owner) as the only editors, which is what we want,
@@ -20,9 +36,9 @@ without a Drive call to learn the account's email.
 
 The lease (`GoogleBackend.hold`) is a hidden tab "sheets-host lease" in the host book naming the
 command that holds the game. Taking it is one ``batchUpdate`` whose ``addSheet`` Google refuses
-when the tab exists, which makes it atomic; the same request answers with the spreadsheet's
-metadata. The commit deletes it by its sheetId in its own ``batchUpdate``, so a command whose
-lease expired and was taken over cannot commit: the whole request fails.
+when the tab exists, which makes it atomic; the same request answers with the spreadsheet. The
+commit deletes it by its sheetId in its own ``batchUpdate``, so a command whose lease expired and
+was taken over cannot commit: the whole request fails.
 
 Credentials and retries are in `gsheets_client`.
 """
@@ -30,6 +46,7 @@ Credentials and retries are in `gsheets_client`.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import os
 import random
@@ -41,17 +58,27 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import gspread
 import pandas as pd
 from gspread.exceptions import APIError, NoValidUrlKeyFound
 from gspread.http_client import HTTPClient, ParamsType
-from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEET_DRIVE_URL
-from gspread.utils import MimeType, absolute_range_name, extract_id_from_url, rowcol_to_a1
+from gspread.urls import (
+    DRIVE_FILES_API_V3_URL,
+    SPREADSHEET_BATCH_UPDATE_URL,
+    SPREADSHEET_DRIVE_URL,
+)
+from gspread.utils import (
+    MimeType,
+    absolute_range_name,
+    extract_id_from_url,
+    rowcol_to_a1,
+)
 
-from ..cells import fold
+from ..cells import column_letter, fold
 from ..errors import BookError, BusyError
+from ..layout import HEADER_FILL, INPUT_FILL, ColumnLayout, TabLayout, lay_out
 from . import frame_from_rows, match_tab, rows_from_frame
 from .gsheets_client import RetryingHTTPClient, connect, drive_reason
 
@@ -62,10 +89,26 @@ LEASE_TIME = timedelta(minutes=10)
 CELL_LIMIT = 50_000  # characters in one cell
 # A new tab gets at least Google's default grid, so players have room to type.
 NEW_TAB_ROWS, NEW_TAB_COLUMNS = 1000, 26
-_METADATA_FIELDS = (
-    "sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),"
-    "protectedRanges(protectedRangeId,description))"
-)
+# A column `width` characters wide, in pixels: about 7 a character in Sheets' default font, and padding.
+PIXELS_PER_CHARACTER, PADDING_PIXELS = 7, 10
+LIST_LIMIT = 500  # the most items a dropdown is given
+_PROPERTIES = ("properties(sheetId,title,gridProperties(rowCount,columnCount,frozenRowCount)),"
+               "protectedRanges(protectedRangeId,description)")
+_METADATA_FIELDS = f"sheets({_PROPERTIES})"
+# A cell read as the values API's UNFORMATTED_VALUE (or FORMULA) with dates as FORMATTED_STRING.
+_DATE_TYPES = frozenset({"DATE", "TIME", "DATE_TIME"})
+# Every cell field a tab written whole is given (the rest of the sheet has them cleared).
+_WRITTEN_FIELDS = "userEnteredValue,userEnteredFormat,note,dataValidation"
+_COLUMN_FIELDS = ("userEnteredFormat.numberFormat,userEnteredFormat.horizontalAlignment,"
+                  "userEnteredFormat.wrapStrategy,dataValidation")
+
+
+def _grid_fields(formulas: bool) -> str:
+    """The fields mask of a read: the metadata, and of each cell its value as typed (`formulas`) or
+    as computed, the text shown (for dates and errors) and whether its number format is a date."""
+    value = "userEnteredValue" if formulas else "effectiveValue"
+    return (f"sheets({_PROPERTIES},data(startRow,startColumn,"
+            f"rowData(values({value},formattedValue,effectiveFormat(numberFormat(type))))))")
 
 
 def spreadsheet_id(ref: str) -> str:
@@ -93,10 +136,15 @@ class _Tab:
     rows: int  # grid size: 0 x 0 for a sheet without cells (a chart sheet)
     cols: int
     locks: list[int]  # ids of our protected ranges on it
+    frozen: int = 0  # frozen rows
+
+
+Cells = list[list[dict[str, Any]]]  # a tab's CellData by row, as a read answers them
 
 
 class GoogleBook:
-    """One spreadsheet. Metadata is fetched on first use and then kept in step with our writes."""
+    """One spreadsheet. Its metadata comes with its first read (or the lease) and is then kept in
+    step with our writes, whose replies carry it."""
 
     def __init__(self, http: HTTPClient, spreadsheet_id: str, *, label: str, account: str | None = None, fresh: bool = False):
         self.id = spreadsheet_id
@@ -108,6 +156,8 @@ class GoogleBook:
         # as the xlsx backend does, so players open the book on a tab that matters.
         self._fresh = fresh
         self._meta: dict[str, _Tab] | None = None
+        # The whole book's cells as the lease's reply gave them (values as computed), until a write.
+        self._grid: dict[str, Cells] | None = None
         self._lease: int | None = None  # sheetId of the lease we hold in this book
 
     def _refusal(self, what: str, e: APIError) -> BookError:
@@ -124,9 +174,10 @@ class GoogleBook:
             raise self._refusal(what, e) from None
 
     def _tabs(self) -> dict[str, _Tab]:
+        """The tabs' metadata; one request when no read, lease or write has brought it yet."""
         if self._meta is None:
             with self._asking("open"):
-                self._meta = _tabs_of(self._http.fetch_sheet_metadata(self.id, params={"includeGridData": "false", "fields": _METADATA_FIELDS}))
+                self._meta = _tabs_of(self._http.fetch_sheet_metadata(self.id, params={"fields": _METADATA_FIELDS}))
         return self._meta
 
     def _find(self, name: str, titles: Iterable[str]) -> str | None:
@@ -140,88 +191,103 @@ class GoogleBook:
         return found
 
     def read(self, tabs: Sequence[str] | None = None, *, formulas: bool = False) -> dict[str, pd.DataFrame]:
-        meta = self._tabs()
-        if tabs is None:
-            wanted = {n: n for n, t in meta.items() if t.cols and n != LEASE}
+        """One request (none right after the lease): see the module's docstring."""
+        if self._grid is not None and not formulas:
+            meta, grid = self._meta or {}, self._grid
         else:
-            wanted = {n: title for n in tabs if (title := self._find(n, meta)) is not None}
-        if not wanted:
-            return {}
-        params: ParamsType = {
-            "valueRenderOption": "FORMULA" if formulas else "UNFORMATTED_VALUE",
-            # A typed date reads as the text the person sees rather than a day count.
-            "dateTimeRenderOption": "FORMATTED_STRING",
-            "majorDimension": "ROWS",
-        }
-        with self._asking("read"):
-            reply = self._http.values_batch_get(self.id, [absolute_range_name(t) for t in wanted.values()], params=params)
-        return {n: frame_from_rows(r.get("values", [])) for n, r in zip(wanted, reply["valueRanges"])}
+            fetched = self._fetch(tabs, formulas)
+            if fetched is None:
+                return {}
+            meta, grid = fetched
+        if tabs is None:
+            wanted = {t: t for t in grid if t != LEASE}
+        else:
+            wanted = {n: title for n in tabs if (title := self._find(n, meta)) is not None and title in grid}
+        return {n: frame_from_rows(_values(grid[title], formulas)) for n, title in wanted.items()}
+
+    def _fetch(self, tabs: Sequence[str] | None, formulas: bool) -> tuple[dict[str, _Tab], dict[str, Cells]] | None:
+        """The metadata and the cells of the tabs wanted (all of them when the tabs' titles are not
+        known yet); None when none of the tabs wanted is there (no request)."""
+        params: ParamsType = {"includeGridData": "true", "fields": _grid_fields(formulas)}
+        ranged = tabs is not None and self._meta is not None
+        if ranged:
+            assert self._meta is not None
+            titles = [t for n in tabs if (t := self._find(n, self._meta)) is not None and self._meta[t].cols]
+            if not titles:
+                return None
+            params["ranges"] = [absolute_range_name(t) for t in dict.fromkeys(titles)]
+        try:
+            reply = self._http.fetch_sheet_metadata(self.id, params=params)
+        except APIError as e:
+            if ranged and e.response.status_code == 400 and "Unable to parse range" in str(e.error.get("message")):
+                self._meta = None  # a tab was renamed or deleted since we learnt them: read the whole book
+                return self._fetch(tabs, formulas)
+            raise self._refusal("read" if self._meta is not None else "open", e) from None
+        found = _tabs_of(reply)
+        if ranged:
+            assert self._meta is not None
+            self._meta.update(found)
+        else:
+            self._meta = found
+        return self._meta, _grid_of(reply)
 
     def check_writable(self) -> None:
         """Nothing to check ahead: Google refuses a write as a whole (see `write`)."""
 
-    def write(self, tabs: Mapping[str, pd.DataFrame], *, protect: Mapping[str, bool] = {},
+    def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
+              layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
               hidden: Collection[str] = ()) -> None:
+        """One ``batchUpdate`` (see the module's docstring and `Book.write`)."""
         table = {name: rows_from_frame(frame) for name, frame in tabs.items()}
+        added = {name: rows_from_frame(frame) for name, frame in append.items()}
         self._check_cells(table)
+        self._check_cells({name: rows[1:] for name, rows in added.items()}, appended=True)
         after = copy.deepcopy(self._tabs())
         # First, so that a lease taken over by another command fails the request as requests[0].
-        releases = []
+        requests_: list[dict[str, Any]] = []
         if self._lease is not None:
-            releases.append({"deleteSheet": {"sheetId": self._lease}})
+            requests_.append({"deleteSheet": {"sheetId": self._lease}})
             after.pop(LEASE, None)
-        adds: list[dict[str, Any]] = []
-        grows: list[dict[str, Any]] = []
-        fills: list[dict[str, Any]] = []
         written = []
         for name, rows in table.items():
-            height, width = len(rows), max(1, *map(len, rows))
             title = self._find(name, after) or name
             written.append(title)
-            tab = after.get(title)
-            if tab is None:
-                tab = after[title] = _Tab(_free_sheet_id(after.values()), max(height, NEW_TAB_ROWS), max(width, NEW_TAB_COLUMNS), [])
-                props = {"sheetId": tab.sheet_id, "title": title, "gridProperties": {"rowCount": tab.rows, "columnCount": tab.cols}}
-                if name in hidden:
-                    props["hidden"] = True
-                adds.append({"addSheet": {"properties": props}})
-            elif height > tab.rows or width > tab.cols:
-                tab.rows, tab.cols = max(height, tab.rows), max(width, tab.cols)
-                grid = {"rowCount": tab.rows, "columnCount": tab.cols}
-                grows.append({"updateSheetProperties": {
-                    "properties": {"sheetId": tab.sheet_id, "gridProperties": grid},
-                    "fields": "gridProperties.rowCount,gridProperties.columnCount",
-                }})
-            # A whole-sheet range: every cell the rows do not cover is cleared.
-            fills.append({"updateCells": {
-                "range": {"sheetId": tab.sheet_id},
-                "rows": [{"values": [_cell(v) for v in row]} for row in rows],
-                "fields": "userEnteredValue",
-            }})
-        requests_ = releases + adds + grows + fills
-        new_locks: dict[int, _Tab] = {}  # request index -> tab, to read the new range's id from the reply
+            layout = layouts.get(name)
+            requests_ += _replace(after, title, rows, layout if layout is not None else lay_out(tabs[name]),
+                                  hidden=name in hidden)
+        for name, rows in added.items():
+            title = self._find(name, after)
+            if title is None:  # not there yet: created with the frame's header
+                written.append(name)
+                layout = layouts.get(name)
+                requests_ += _replace(after, name, rows, layout if layout is not None else lay_out(append[name]),
+                                      hidden=name in hidden)
+            elif len(rows) > 1:
+                written.append(title)
+                requests_ += _append(after[title], rows[1:])
         for name, locked in protect.items():
             title = self._find(name, after)
             if title is None:
                 continue
             tab = after[title]
             if locked and not tab.locks:
-                new_locks[len(requests_)] = tab
                 requests_.append({"addProtectedRange": {"protectedRange": {
                     "range": {"sheetId": tab.sheet_id}, "description": LOCK, "warningOnly": False,
                 }}})
             elif not locked:
                 requests_ += [{"deleteProtectedRange": {"protectedRangeId": i}} for i in tab.locks]
                 tab.locks = []
-        if self._fresh and tabs:
+        if self._fresh and (tabs or append):
             for title in [t for t in after if t not in written]:
                 requests_.append({"deleteSheet": {"sheetId": after.pop(title).sheet_id}})
         if not requests_:
             return
+        body = {"requests": requests_, "includeSpreadsheetInResponse": True}
         try:
-            reply = self._http.batch_update(self.id, {"requests": requests_})
+            reply = self._http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.id, json=body,
+                                       params={"fields": f"updatedSpreadsheet({_METADATA_FIELDS})"})
         except APIError as e:
-            if releases and _lease_gone(e):
+            if self._lease is not None and _lease_gone(e):
                 self._lease = None
                 raise BusyError(
                     f"this command no longer held the game when it wrote the host book ({self.ref}), so Google refused "
@@ -229,21 +295,22 @@ class GoogleBook:
                     f"over, or someone deleted the hidden tab {LEASE!r}; run the command again"
                 ) from None
             raise self._refusal("write", e) from None
-        for index, tab in new_locks.items():
-            tab.locks.append(reply["replies"][index]["addProtectedRange"]["protectedRange"]["protectedRangeId"])
-        self._meta = after
+        # The reply's metadata: grid sizes after appends, the ids of new locks.
+        self._meta = _tabs_of(reply.json()["updatedSpreadsheet"])
+        self._grid = None
         self._fresh = False
         self._lease = None
 
-    def _check_cells(self, table: Mapping[str, list[list[object]]]) -> None:
+    def _check_cells(self, table: Mapping[str, list[list[object]]], *, appended: bool = False) -> None:
         """The backend's safety net: the engine makes every cell fit, and Google would refuse the
         whole write with a message that names no cell."""
         for name, rows in table.items():
             for r, row in enumerate(rows, start=1):
                 for c, value in enumerate(row, start=1):
                     if isinstance(value, str) and len(value) > CELL_LIMIT:
+                        where = f"column {column_letter(c - 1)} of new row {r}" if appended else f"cell {rowcol_to_a1(r, c)}"
                         raise BookError(
-                            f"cell {rowcol_to_a1(r, c)} of tab {name!r} for the {self.label} book ({self.ref}) holds "
+                            f"{where} of tab {name!r} for the {self.label} book ({self.ref}) holds "
                             f"{len(value):,} characters; Google Sheets takes at most {CELL_LIMIT:,} in a cell; nothing was written")
 
     # -- the lease (see GoogleBackend.hold) -----------------------------------------------------
@@ -262,7 +329,7 @@ class GoogleBook:
             if holder is None:
                 continue
             if holder.sheet_id == sheet_id:  # ours: a retry after Google applied a try whose answer was lost
-                self._lease, self._meta = sheet_id, None
+                self._lease, self._meta, self._grid = sheet_id, None, None
                 return
             if holder.expires > now:
                 raise BusyError(f"another command holds the game: {holder}; wait for it to finish; "
@@ -287,11 +354,13 @@ class GoogleBook:
             {"updateCells": {"range": {"sheetId": sheet_id}, "fields": "userEnteredValue",
                              "rows": [{"values": [_cell(v) for v in row]} for row in rows]}},
         ]
-        # The reply carries the metadata, so taking the lease costs no separate metadata request.
-        body = {"requests": requests_, "includeSpreadsheetInResponse": True, "responseIncludeGridData": False}
-        fields = f"updatedSpreadsheet({_METADATA_FIELDS})"
+        # The reply carries the whole book, so taking the lease also reads the host book.
+        body = {"requests": requests_, "includeSpreadsheetInResponse": True, "responseIncludeGridData": True}
+        fields = f"updatedSpreadsheet({_grid_fields(False)})"
         reply = self._http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.id, params={"fields": fields}, json=body)
-        self._meta = _tabs_of(reply.json()["updatedSpreadsheet"])
+        spreadsheet = reply.json()["updatedSpreadsheet"]
+        self._meta = _tabs_of(spreadsheet)
+        self._grid = {title: cells for title, cells in _grid_of(spreadsheet).items() if title != LEASE}
         self._lease = sheet_id
 
     def _read_lease(self) -> _Holder | None:
@@ -313,6 +382,7 @@ class GoogleBook:
 
     def release_lease(self) -> None:
         """Delete our lease if a write has not; a lease already gone is no error."""
+        self._grid = None
         if self._lease is None:
             return
         sheet_id, self._lease = self._lease, None
@@ -351,15 +421,63 @@ def _lease_gone(error: APIError) -> bool:
     return error.response.status_code == 400 and "requests[0].deleteSheet" in str(error.error.get("message"))
 
 
+# -- reading ---------------------------------------------------------------------------------------
+
 def _tabs_of(spreadsheet: Mapping[str, Any]) -> dict[str, _Tab]:
-    """Tabs by title from a Spreadsheet resource limited to `_METADATA_FIELDS`."""
+    """Tabs by title from a Spreadsheet resource (the fields of `_PROPERTIES`)."""
     tabs = {}
     for sheet in spreadsheet.get("sheets", []):
         props, grid = sheet["properties"], sheet["properties"].get("gridProperties", {})
         locks = [p["protectedRangeId"] for p in sheet.get("protectedRanges", []) if p.get("description") == LOCK]
-        tabs[props["title"]] = _Tab(props["sheetId"], grid.get("rowCount", 0), grid.get("columnCount", 0), locks)
+        tabs[props["title"]] = _Tab(props["sheetId"], grid.get("rowCount", 0), grid.get("columnCount", 0), locks,
+                                    grid.get("frozenRowCount", 0))
     return tabs
 
+
+def _grid_of(spreadsheet: Mapping[str, Any]) -> dict[str, Cells]:
+    """Each tab's cells, by title, from a Spreadsheet resource with grid data (a sheet without
+    cells, such as a chart sheet, is left out)."""
+    out: dict[str, Cells] = {}
+    for sheet in spreadsheet.get("sheets", []):
+        props = sheet["properties"]
+        if not props.get("gridProperties", {}).get("columnCount"):
+            continue
+        rows: Cells = []
+        for block in sheet.get("data", []):
+            r0, c0 = block.get("startRow", 0), block.get("startColumn", 0)
+            for i, row in enumerate(block.get("rowData", [])):
+                while len(rows) <= r0 + i:
+                    rows.append([])
+                cells, target = row.get("values", []), rows[r0 + i]
+                if len(target) < c0 + len(cells):
+                    target.extend([{}] * (c0 + len(cells) - len(target)))
+                target[c0:c0 + len(cells)] = cells
+        out[props["title"]] = rows
+    return out
+
+
+def _values(cells: Cells, formulas: bool) -> list[list[object]]:
+    return [[_value(cell, formulas) for cell in row] for row in cells]
+
+
+def _value(cell: Mapping[str, Any], formulas: bool) -> object:
+    """A cell as the values API renders it: UNFORMATTED_VALUE, or FORMULA when `formulas`, a date
+    or time as the text shown (FORMATTED_STRING), an error as its text (#DIV/0!)."""
+    value = cell.get("userEnteredValue" if formulas else "effectiveValue")
+    if not value:
+        return None
+    if "formulaValue" in value:
+        return value["formulaValue"]
+    number_type = cell.get("effectiveFormat", {}).get("numberFormat", {}).get("type")
+    if "errorValue" in value or ("numberValue" in value and number_type in _DATE_TYPES):
+        return cell.get("formattedValue")
+    result = next(iter(value.values()))
+    if isinstance(result, float) and result.is_integer() and abs(result) < 2**53:
+        return int(result)  # as the values API's JSON: 5, not 5.0
+    return result
+
+
+# -- writing ---------------------------------------------------------------------------------------
 
 def _free_sheet_id(tabs: Iterable[_Tab]) -> int:
     """The smallest unused positive sheetId: we choose it so later requests of the batch can use it."""
@@ -376,6 +494,186 @@ def _cell(value: object) -> dict[str, Any]:
     if isinstance(value, (int, float)) and math.isfinite(value):
         return {"userEnteredValue": {"numberValue": value}}
     return {"userEnteredValue": {"stringValue": str(value)}}
+
+
+def _row(cells: list[dict[str, Any]]) -> dict[str, Any]:
+    """A RowData, trailing empty cells left out (the range clears them anyway)."""
+    while cells and not cells[-1]:
+        cells.pop()
+    return {"values": cells} if cells else {}
+
+
+def _replace(tabs: dict[str, _Tab], title: str, rows: list[list[object]], layout: TabLayout, *,
+             hidden: bool) -> list[dict[str, Any]]:
+    """The requests that make tab `title` hold `rows` (header first) laid out by `layout`, adding
+    or growing it as needed; `tabs` is updated to match."""
+    body = len(rows) - 1
+    covered = layout.rows(body)  # body rows the columns' formats and dropdowns cover
+    frozen, columns = layout.frozen_rows, layout.columns
+    input_end = 1 + layout.input_rows  # sheet rows 1 .. input_end - 1 are shaded for input
+    fills: dict[int, dict[int, str]] = {}
+    for (r, c), colour in layout.fills.items():
+        fills.setdefault(r, {})[c] = colour
+    sent = max(len(rows), max(fills, default=-1) + 1)  # rows given cell by cell
+    height = max(sent, 1 + covered, input_end, frozen + 1)  # a sheet must keep a row unfrozen
+    width = max(1, len(columns), *map(len, rows))
+    out: list[dict[str, Any]] = []
+    tab = tabs.get(title)
+    if tab is None:
+        tab = tabs[title] = _Tab(_free_sheet_id(tabs.values()), max(height, NEW_TAB_ROWS), max(width, NEW_TAB_COLUMNS), [], frozen)
+        grid = {"rowCount": tab.rows, "columnCount": tab.cols}
+        if frozen:
+            grid["frozenRowCount"] = frozen
+        props: dict[str, Any] = {"sheetId": tab.sheet_id, "title": title, "gridProperties": grid}
+        if hidden:
+            props["hidden"] = True
+        out.append({"addSheet": {"properties": props}})
+    else:
+        grid = {}
+        if height > tab.rows:
+            grid["rowCount"] = tab.rows = height
+        if width > tab.cols:
+            grid["columnCount"] = tab.cols = width
+        if frozen != tab.frozen:
+            grid["frozenRowCount"] = tab.frozen = frozen
+        if grid:
+            out.append({"updateSheetProperties": {
+                "properties": {"sheetId": tab.sheet_id, "gridProperties": grid},
+                "fields": ",".join(f"gridProperties.{key}" for key in grid),
+            }})
+    # Values, header formats, notes and backgrounds cell by cell; a whole-sheet range, so every
+    # cell they do not cover is cleared of all four fields.
+    data = []
+    for r in range(sent):
+        values = rows[r] if r < len(rows) else []
+        styled = r < frozen or 1 <= r < input_end
+        row_fills = fills.get(r, {})
+        cells = []
+        for c in range(max(len(values), len(columns) if styled else 0, max(row_fills, default=-1) + 1)):
+            cell = _cell(values[c]) if c < len(values) else {}
+            fmt: dict[str, Any] = {"textFormat": {"bold": True}} if r < frozen else {}
+            colour = row_fills.get(c) or (HEADER_FILL if r < frozen else INPUT_FILL if 1 <= r < input_end else None)
+            if colour:
+                fmt["backgroundColor"] = _colour(colour)
+            if fmt:
+                cell["userEnteredFormat"] = fmt
+            if r == 0 and c < len(columns) and columns[c].note:
+                cell["note"] = columns[c].note
+            cells.append(cell)
+        data.append(_row(cells))
+    out.append({"updateCells": {"range": {"sheetId": tab.sheet_id}, "rows": data, "fields": _WRITTEN_FIELDS}})
+    if sent < input_end and columns:  # input rows beyond those sent: shaded as a block
+        out.append({"repeatCell": {
+            "range": {"sheetId": tab.sheet_id, "startRowIndex": sent, "endRowIndex": input_end,
+                      "startColumnIndex": 0, "endColumnIndex": len(columns)},
+            "cell": {"userEnteredFormat": {"backgroundColor": _colour(INPUT_FILL)}},
+            "fields": "userEnteredFormat.backgroundColor",
+        }})
+    # Each run of alike columns: number format, alignment, wrapping and dropdown over the body.
+    if covered:
+        for c0, c1, column in _runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.choices)):
+            out.append({"repeatCell": {
+                "range": {"sheetId": tab.sheet_id, "startRowIndex": 1, "endRowIndex": 1 + covered,
+                          "startColumnIndex": c0, "endColumnIndex": c1},
+                "cell": _column_cell(column),
+                "fields": _COLUMN_FIELDS,
+            }})
+    for c0, c1, column in _runs(columns, lambda col: col.width):
+        out.append({"updateDimensionProperties": {
+            "range": {"sheetId": tab.sheet_id, "dimension": "COLUMNS", "startIndex": c0, "endIndex": c1},
+            "properties": {"pixelSize": column.width * PIXELS_PER_CHARACTER + PADDING_PIXELS},
+            "fields": "pixelSize",
+        }})
+    return out
+
+
+def _append(tab: _Tab, rows: list[list[object]]) -> list[dict[str, Any]]:
+    """The requests that add `rows` after the last row with data of `tab` (Google inserts rows as
+    needed; columns are added here)."""
+    out: list[dict[str, Any]] = []
+    width = max(1, *map(len, rows))
+    if width > tab.cols:
+        tab.cols = width
+        out.append({"updateSheetProperties": {"properties": {"sheetId": tab.sheet_id, "gridProperties": {"columnCount": width}},
+                                              "fields": "gridProperties.columnCount"}})
+    out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": [_row([_cell(v) for v in row]) for row in rows],
+                                "fields": "userEnteredValue"}})
+    return out
+
+
+_T = TypeVar("_T")
+
+
+def _runs(items: Sequence[_T], key: Callable[[_T], object]) -> list[tuple[int, int, _T]]:
+    """(start, end, first item) of each run of adjacent items with the same key.
+
+    >>> _runs("aabca", str)
+    [(0, 2, 'a'), (2, 3, 'b'), (3, 4, 'c'), (4, 5, 'a')]
+    """
+    out: list[tuple[int, int, _T]] = []
+    for i, item in enumerate(items):
+        if out and key(out[-1][2]) == key(item) and out[-1][1] == i:
+            out[-1] = (out[-1][0], i + 1, out[-1][2])
+        else:
+            out.append((i, i + 1, item))
+    return out
+
+
+def _column_cell(column: ColumnLayout) -> dict[str, Any]:
+    fmt: dict[str, Any] = {"horizontalAlignment": column.align.upper(), "wrapStrategy": "WRAP" if column.wrap else "OVERFLOW_CELL"}
+    if column.number_format:
+        fmt["numberFormat"] = _number_format(column.number_format)
+    cell: dict[str, Any] = {"userEnteredFormat": fmt}
+    rule = _dropdown(column.choices)
+    if rule:
+        cell["dataValidation"] = rule
+    return cell
+
+
+def _colour(rgb: str) -> dict[str, float]:
+    """'D9E2F3' as a Google Color.
+
+    >>> _colour("FF8000")
+    {'red': 1.0, 'green': 0.502, 'blue': 0.0}
+    """
+    return dict(_rgb(rgb))
+
+
+@functools.lru_cache(maxsize=256)
+def _rgb(rgb: str) -> tuple[tuple[str, float], ...]:
+    return tuple((name, round(int(rgb[i:i + 2], 16) / 255, 4)) for name, i in (("red", 0), ("green", 2), ("blue", 4)))
+
+
+def _number_format(pattern: str) -> dict[str, str]:
+    """An Excel number pattern as a Google NumberFormat (Sheets reads the same pattern syntax).
+
+    >>> _number_format("#,##0.##"), _number_format("0%")["type"], _number_format("yyyy-mm-dd hh:mm")["type"]
+    ({'type': 'NUMBER', 'pattern': '#,##0.##'}, 'PERCENT', 'DATE_TIME')
+    """
+    bare = re.sub(r'"[^"]*"|\\.|\[[^\]]*\]', "", pattern).lower()
+    if bare.strip() == "@":
+        kind = "TEXT"
+    elif "%" in bare:
+        kind = "PERCENT"
+    elif re.search(r"[yd]", bare):
+        kind = "DATE_TIME" if re.search(r"[hs]", bare) else "DATE"
+    elif re.search(r"[hs]", bare):
+        kind = "TIME"
+    elif "e+" in bare or "e-" in bare:
+        kind = "SCIENTIFIC"
+    else:
+        kind = "NUMBER"
+    return {"type": kind, "pattern": pattern}
+
+
+def _dropdown(choices: Sequence[str]) -> dict[str, Any] | None:
+    """A dropdown that warns but never refuses (the parser decides what counts). A choice that
+    Sheets would read as a formula (= or + first) is left out."""
+    values = [c for c in dict.fromkeys(choices) if c and c[0] not in "=+"][:LIST_LIMIT]
+    if not values:
+        return None
+    return {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in values]},
+            "strict": False, "showCustomUi": True}
 
 
 class GoogleBackend:
@@ -497,7 +795,7 @@ class GoogleBackend:
         if self.folder:
             body["parents"] = [self.folder]
         try:
-            reply = self.client.http_client.request("post", DRIVE_FILES_API_V3_URL, json=body, params={"supportsAllDrives": True})
+            reply = self.client.http_client.request("post", DRIVE_FILES_API_V3_URL, json=body, params={"supportsAllDrives": "true"})
         except APIError as e:
             if drive_reason(e) == "storageQuotaExceeded" and self.account:
                 raise BookError(
@@ -509,8 +807,18 @@ class GoogleBackend:
         return reply.json()["id"]
 
     def _share(self, book: GoogleBook, email: str | None, kind: str, access: str) -> None:
+        # Drive v3's permissions.create as documented: gspread's insert_permission sends Drive v2's
+        # `withLink` and its flags as Python spells them ('False'). Nobody is emailed (a flag Drive
+        # allows only for users and groups); a public link is not listed in searches.
+        body: dict[str, Any] = {"type": kind, "role": access}
+        params = {"supportsAllDrives": "true"}
+        if kind == "anyone":
+            body["allowFileDiscovery"] = False
+        else:
+            body["emailAddress"] = email
+            params["sendNotificationEmail"] = "false"
         try:
-            self.client.insert_permission(book.id, email, perm_type=kind, role=access, notify=False)
+            self.client.http_client.request("post", f"{DRIVE_FILES_API_V3_URL}/{book.id}/permissions", json=body, params=params)
         except APIError as e:
             whom = email or "anyone with the link"
             raise BookError(f"Google Drive refused to share the {book.label} book ({book.ref}) with {whom}: {e.error.get('message')} (HTTP {e.code})") from None

@@ -1,7 +1,9 @@
 """The games sheets-host can host, by their command-line name.
 
-Every subpackage here that exposes a `GAME` is a game: adding a game touches nothing outside its
-own folder.
+Every subpackage here that exposes a `GAME` is a game, and its folder is its command-line name
+with dashes for underscores (`wind_guide_me` is `wind-guide-me`): adding a game touches nothing
+outside its own folder. Listing the names imports no game; a game's module is imported only when
+it is asked for, so `sheets-host --help` starts without them.
 """
 
 from __future__ import annotations
@@ -9,24 +11,37 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..errors import UnknownGame
-from ..game import Game
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 
 @cache
-def _games() -> dict[str, Game]:
-    games = {}
-    for module in pkgutil.iter_modules(__path__):
-        if module.ispkg:
-            game = getattr(importlib.import_module(f"{__name__}.{module.name}"), "GAME", None)
-            if isinstance(game, Game):
-                games[game.name] = game
-    return games
+def _modules() -> dict[str, str]:
+    """Command-line name -> module name, from the folders alone."""
+    return {m.name.replace("_", "-"): m.name for m in pkgutil.iter_modules(__path__) if m.ispkg}
 
 
 def names() -> list[str]:
-    return sorted(_games())
+    """Every game's command-line name, without importing any game.
+
+    >>> "wind-guide-me" in names()
+    True
+    """
+    return sorted(_modules())
+
+
+@cache
+def _load(key: str) -> Game:
+    from ..game import Game
+
+    game = getattr(importlib.import_module(f"{__name__}.{_modules()[key]}"), "GAME", None)
+    if not isinstance(game, Game) or game.name != key:
+        raise UnknownGame(f"the folder of game {key!r} does not hold a GAME called {key!r}")
+    return game
 
 
 def get_game(name: str) -> Game:
@@ -36,7 +51,6 @@ def get_game(name: str) -> Game:
     'Wind Guide Me'
     """
     key = "-".join(str(name).casefold().replace("_", " ").split())
-    games = _games()
-    if key not in games:
-        raise UnknownGame(f"no game called {name!r}; allowed: {', '.join(sorted(games))}")
-    return games[key]
+    if key not in _modules():
+        raise UnknownGame(f"no game called {name!r}; allowed: {', '.join(names())}")
+    return _load(key)

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import pandas as pd
@@ -122,11 +122,13 @@ SALES_TAB = TabSchema("sales", (
     Column("market", "player"), Column("wanted", "int", lo=1), Column("sold", "int", lo=1),
 ), "Every purchase by a magician: what its taste wanted and what the market had left to sell.")
 SUBMIT_TAB = TabSchema("submit", (
-    Column("action", doc="generate, extra, gift or bid"),
-    Column("good", doc="generate: three different goods (one row each, or comma-separated); extra, gift: one good"),
-    Column("to", doc="gift: a player; bid: a magician"),
-    Column("amount", doc="gift: how many (blank is 1); bid: coins"),
-))
+    Column("action", doc="generate, extra, gift or bid; one row per action (generate may take one row per good)"),
+    Column("good", doc="a good of the goods tab: generate: the goods you make, one a row or comma-separated; "
+                       "extra, gift: one good; bid: blank"),
+    Column("to", doc="gift: the player who receives it; bid: the magician you bid on; otherwise blank"),
+    Column("amount", doc="gift: how many (blank is 1); bid: the coins you offer (a whole number from 1); "
+                         "otherwise blank"),
+), "Your market operations and your bid for the day, one row per action.")
 
 
 class MagiciansMarket(Game[MarketState, Orders]):
@@ -157,30 +159,50 @@ class MagiciansMarket(Game[MarketState, Orders]):
                doc="host decision at the end when coins tie: the three Elimination Candidates in order, "
                    "number 1 (most coins of the three, first pick) first, comma-separated"),
     )
-    def how_to_submit(self, state: MarketState) -> str:
-        s = state.settings
-        return (
-            f"One row per action. generate: {s.goods_generated} different goods (one row each, or 'cape, rabbit, "
-            "wand' in one row); you receive one of each, and the other goods' prices rise by 1. extra: one more "
-            f"good for {s.extra_cost} coins, once a day. gift: a good, the player in 'to', how many in 'amount' (only from what you hold "
-            "after generating). bid: a magician in 'to', coins in 'amount' (counts only if you hold that many "
-            "after the magicians shop). Nothing valid: no goods, no price changes, no bid.")
+    round_word = "day"
+
+    def how_to_submit(self, state: MarketState, player: str) -> list[str]:
+        s, now = state.settings, state.now
+        if state.over:
+            return ["The game is over: nothing to submit."]
+        coins, held = now.coins[player], [g for g in s.goods if now.goods[player][g]]
+        named = ", ".join(s.goods[:s.goods_generated])
+        lines = [f"Day {state.round} of {s.days}: one row per action, columns action | good | to | amount.",
+                 f"generate: {s.goods_generated} different goods, one row each or comma-separated in one row; "
+                 "you receive one of each.",
+                 f"The goods you do not name rise in price by 1 (up to {s.highest_price}).",
+                 f"extra: one more good for {s.extra_cost} coins, once a day; you hold {coins} coins.",
+                 "gift: a good, the player in 'to', how many in 'amount' (blank is 1).",
+                 "You gift only what you hold after generating, never what you receive today.",
+                 "bid: a magician in 'to' and coins in 'amount'; one bid a day.",
+                 "A bid counts only if you hold its coins after the magicians shop.",
+                 f"Magicians: {', '.join(s.magician_names)}.",
+                 f"Example: a row `generate | {named}`."]
+        seat = state.players.index(player)
+        neighbour = state.players[(seat + 1) % len(state.players)]  # the next player in seating order
+        if held and neighbour != player:
+            lines.append(f"Example: a row `gift | {held[0]} | {neighbour} | 1`.")
+        lines.append(f"Example: a row `bid | | {s.magician_names[0]} | {max(1, min(5, coins))}` (no good on a bid).")
+        lines.append("Nothing valid by the deadline: no goods, no price changes, no bid.")
+        return lines
+
+    def submit_choices(self, state: MarketState, player: str) -> dict[str, list[str]]:
+        s, now = state.settings, state.now
+        if state.over:
+            return {}
+        actions = [a for a in ACTIONS if a != "extra" or now.coins[player] >= s.extra_cost]
+        return {"action": actions, "good": list(s.goods),
+                "to": [p for p in state.players if p != player] + list(s.magician_names)}
+
+    def palette(self) -> dict[str, str]:
+        """Nothing: the market has no picture, so no colours for its cells to repeat."""
+        return {}
 
     # ---- setup and state tabs ------------------------------------------------------------------
 
     def _settings(self, config: Mapping[str, Any], data: Mapping[str, list[dict]],
                   players: Sequence[str]) -> Settings:
-        errors: list[SchemaError] = []
-        goods, good_aliases = _names("goods", "good", data["goods"], errors, plural=True)
-        if len(goods) < config["goods generated"]:
-            errors.append(SchemaError("goods", None, "good", len(goods),
-                                      f"at least {config['goods generated']} goods (config 'goods generated')"))
-        names, magician_aliases = _names("magicians", "magician", data["magicians"], errors, ("full name",))
-        magicians = tuple(Magician(r["magician"], r["full name"] or r["magician"], r["shops"] == "first")
-                          for r in data["magicians"])
-        tastes = _tastes(data["tastes"], goods, good_aliases, names, magician_aliases, errors)
-        if errors:
-            raise SchemaErrors(errors)
+        goods, good_aliases, magicians, magician_aliases, tastes = _rules_data(data, config["goods generated"])
 
         def players_in(key: str) -> tuple[str, ...]:
             return tuple(cells.as_choice(n, players, "a player") for n in _split(config.get(key)))
@@ -671,6 +693,44 @@ class MagiciansMarket(Game[MarketState, Orders]):
 
 
 # ---- reading names and rows ------------------------------------------------------------------------
+
+
+RulesData = tuple[tuple[str, ...], dict[str, str], tuple[Magician, ...], dict[str, str], tuple[Taste, ...]]
+
+
+def _rules_data(data: Mapping[str, list[dict]], goods_generated: int) -> RulesData:
+    """The goods, magicians and tastes of the rules data, validated (SchemaErrors naming every
+    problem). The same data is validated once: `simulate` sets up hundreds of games from one
+    template, and every engine command reads the same tabs again. Data that cannot be a cache key
+    (a cell holding a list) is validated every time."""
+    try:
+        key = tuple(tuple(tuple(r.items()) for r in data[tab]) for tab in ("goods", "magicians", "tastes"))
+        hash(key)
+    except TypeError:
+        return _validate_rules_data(data, goods_generated)
+    goods, good_aliases, magicians, magician_aliases, tastes = _validated(key, goods_generated)
+    return goods, dict(good_aliases), magicians, dict(magician_aliases), tastes  # copies: the cache stays as read
+
+
+@lru_cache(maxsize=32)
+def _validated(key: tuple, goods_generated: int) -> RulesData:
+    goods, magicians, tastes = ([dict(r) for r in rows] for rows in key)
+    return _validate_rules_data({"goods": goods, "magicians": magicians, "tastes": tastes}, goods_generated)
+
+
+def _validate_rules_data(data: Mapping[str, list[dict]], goods_generated: int) -> RulesData:
+    errors: list[SchemaError] = []
+    goods, good_aliases = _names("goods", "good", data["goods"], errors, plural=True)
+    if len(goods) < goods_generated:
+        errors.append(SchemaError("goods", None, "good", len(goods),
+                                  f"at least {goods_generated} goods (config 'goods generated')"))
+    names, magician_aliases = _names("magicians", "magician", data["magicians"], errors, ("full name",))
+    magicians = tuple(Magician(r["magician"], r["full name"] or r["magician"], r["shops"] == "first")
+                      for r in data["magicians"])
+    tastes = _tastes(data["tastes"], goods, good_aliases, names, magician_aliases, errors)
+    if errors:
+        raise SchemaErrors(errors)
+    return goods, good_aliases, magicians, magician_aliases, tastes
 
 
 def _split(raw: object) -> tuple[str, ...]:

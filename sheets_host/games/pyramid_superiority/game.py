@@ -21,8 +21,9 @@ from ... import cells
 from ...cells import CellError, Problem, SubmitRow
 from ...errors import SchemaError, SchemaErrors
 from ...game import Game, Outcome, Parsed, Window, rng_for
+from ...layout import tint
 from ...table import Column, TabSchema
-from . import rules
+from . import colours, rules
 from .ledger import (DAYS, GUEST_MEADOWS, ROUNDS, Construction, Ledger, Meadow, Proposal, Settings, Transfer,
                      account)
 from .rules import BY_NAME, MULTIPLIERS, POSITIONS, ROTATION_COST, Corner, Piece, Position, Type
@@ -73,10 +74,13 @@ TRANSFERS_TAB = TabSchema("transfers", (
     Column("chips", "int", lo=1)),
     "Chips players asked to send to guests, in the order asked (one beyond the chips is dropped).")
 SUBMIT_TAB = TabSchema("submit", (
-    Column("what", doc="guests: bid, star, rotate; players: bid, piece, rotate, position, send"),
-    Column("value", doc="the bid, the cell, the degrees, the meadow, the position, or the chips to send"),
-    Column("to", doc="send rows only: the guest who gets the chips"),
-))
+    Column("what", doc="guests: bid, star, rotate; players: bid, piece, rotate, position, send; one row each "
+                       "(send: any number of rows)"),
+    Column("value", doc="bid: chips (0 or more); star: top-left, top-right, bottom-left or bottom-right; "
+                        "rotate: 90, 180 or 270 (clockwise); piece: red or green; position: base 1-9, middle 1-4 "
+                        "or apex; send: chips"),
+    Column("to", doc="send rows only: the guest who gets the chips; otherwise blank"),
+), "What you submit today, one row per item.")
 
 
 @dataclass(frozen=True)
@@ -130,18 +134,85 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
         Column("tie winner", optional=True, doc="only if all three players tie: the previous Main Match's winner"),
         Column("elimination candidate", optional=True, doc="only if all three players tie: the tie winner's choice"),
     )
-    def how_to_submit(self, state: PyramidState) -> str:
-        return (
-            "One row per item, columns what | value | to. Each day is one round of the sheet. "
-            "GUESTS (days 1-14: the proposal stage of round = today): 'bid | 4' (chips; every bid is paid), "
-            "'star | top-left' (top-left, top-right, bottom-left or bottom-right of the piece as proposed), and "
-            "optionally 'rotate | 90' (clockwise 90, 180 or 270; 5 chips, paid only if your piece is proposed). "
-            "PLAYERS (days 2-15: the construction stage of round = yesterday): 'bid | 6' (chips, then garnets once "
-            "chips run out; every bid is paid), 'piece | red' (the Red or Green Meadow's proposed piece), "
-            "'position | base 5' (base 1-9 and middle 1-4 in reading order, or apex), optionally 'rotate | 180' "
-            "(5 chips, paid only if you win) and 'send | 3 | Hedy' (chips to a guest, any number of rows, not on "
-            "day 15). Nothing valid: guests bid 0 and star the first cell of their type; players bid 0 and build "
-            "the Red Meadow's piece on the first free position of the lowest layer, in reading order.")
+    round_word = "day"
+
+    def how_to_submit(self, state: PyramidState, player: str) -> list[str]:
+        guest, day = state.is_guest(player), state.day
+        if self.is_over(state):
+            return ["The game is over: nothing to submit."]
+        if not self.submits(state, player):
+            return ([f"Day {day}: the proposal stages are over; guests have nothing to submit."] if guest else
+                    ["Day 1: players have nothing to submit; the guests propose the first pieces today.",
+                     "From day 2 you build with the pieces proposed the day before."])
+        purse = state.ledger.purses[player]
+        lines = []
+        if guest:
+            piece = state.pieces[(day, player)]
+            star = default_star(state, player, 0)
+            lines += [f"Day {day} of {DAYS}: the proposal stage of round {day}; one row per item: what | value.",
+                      f"bid | chips: your bid for your meadow's proposal; every bid is paid (you hold {purse.chips} "
+                      "chips).",
+                      "star | cell: the cell to star, on your piece as proposed: top-left, top-right, bottom-left "
+                      "or bottom-right.",
+                      f"rotate | 90, 180 or 270 (optional): turns your piece clockwise; {ROTATION_COST} chips, paid "
+                      "only if it is proposed.",
+                      f"Your piece for round {day}: {piece.text()}; you are {state.types[player].value}, a guest "
+                      f"of the {state.settings.meadow_of(player).title}.",
+                      f"Example: rows `bid | {min(2, purse.chips)}` and `star | {star.value}`.",
+                      f"Nothing valid by the deadline: you bid 0 and your star goes on {star.value}."]
+            return lines
+        r = day - 1
+        places = rules.buildable(state.ledger.pyramid)
+        default = rules.default_position(state.ledger.pyramid)
+        lines += [f"Day {day} of {DAYS}: the construction stage of round {r}; one row per item: what | value | to.",
+                  f"bid | chips: every bid is paid, in chips, then in garnets once chips run out (you hold "
+                  f"{purse.chips} chips, {purse.garnets} garnets).",
+                  "piece | red or green: the meadow whose proposed piece you build if you win.",
+                  f"position | where you build if you win; open now: {', '.join(p.name for p in places)}.",
+                  f"rotate | 90, 180 or 270 (optional): turns the piece clockwise; {ROTATION_COST} chips, paid only "
+                  "if you win."]
+        bid = min(3, purse.total)
+        example = [f"`bid | {bid}`", f"`piece | {GUEST_MEADOWS[-1].value}`", f"`position | {(places or [default])[0].name}`"]
+        if day < DAYS:
+            guests = state.settings.guests
+            lines.append(f"send | chips | guest: chips to a guest ({', '.join(guests)}); any number of rows, "
+                         "chips only.")
+            if purse.chips - min(purse.chips, bid) >= 1:  # what is left after the bid can be sent
+                example.append(f"`send | 1 | {guests[0]}`")
+        else:
+            lines.append("No chips can be sent today: the last construction stage has no transfers.")
+        lines += [f"Example: rows {', '.join(example)}.",
+                  f"Nothing valid by the deadline: you bid 0 and build the Red Meadow's piece at {default.name}."]
+        return lines
+
+    def submit_choices(self, state: PyramidState, player: str) -> dict[str, list[str]]:
+        if self.is_over(state) or not self.submits(state, player):
+            return {}
+        purse = state.ledger.purses[player]
+        guest = state.is_guest(player)
+        can_turn = (purse.chips if guest else purse.total) >= ROTATION_COST  # else a rotation is never paid
+        can_send = not guest and state.day < DAYS and purse.chips > 0  # chips only, and not on the last day
+        kinds = [k for k in (GUEST_ROWS if guest else PLAYER_ROWS)
+                 if (k != "rotate" or can_turn) and (k != "send" or can_send)]
+        turns = ["90", "180", "270"] if can_turn else []
+        if guest:
+            return {"what": kinds, "value": [*CORNERS, *turns]}
+        places = [p.name for p in rules.buildable(state.ledger.pyramid)]
+        choices = {"what": kinds, "value": [m.value for m in GUEST_MEADOWS] + places + turns}
+        if can_send:
+            choices["to"] = list(state.settings.guests)
+        return choices
+
+    def palette(self) -> dict[str, str]:
+        """Types in the picture's colours (a starred cell too), and each meadow in its colour."""
+        out = {}
+        for kind, rgb in colours.COLOURS.items():
+            out[kind.value] = out[f"{kind.value} {STAR_MARK}"] = tint(rgb)
+        for meadow in Meadow:
+            out[meadow.title] = tint(colours.MEADOW_COLOURS[meadow.value])
+        for meadow in GUEST_MEADOWS:  # a player's piece choice, typed in the submit tab
+            out[meadow.value] = tint(colours.MEADOW_COLOURS[meadow.value])
+        return out
 
     # ---- setup and state tabs -------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...drawing import Canvas
+from .colours import BACKGROUND, COLOURS, EMPTY, INK, MUTED, SHADOW, STAR_FILL
 from .rules import LAYERS, POSITIONS, SIDE, Corner, Piece, Position, Type
 
 WIDTH, HEIGHT = 1180, 540
@@ -26,14 +27,6 @@ TOP_AT = (24, 116)  # the view from the top's top-left corner
 LAYERS_X = 460
 LAYERS_Y = 116
 GAP = 36
-
-BACKGROUND = (250, 249, 246)
-INK = (40, 40, 40)
-MUTED = (130, 130, 130)
-EMPTY = (236, 234, 228)
-SHADOW = (150, 146, 140)
-STAR_FILL = (255, 208, 0)
-COLOURS = {Type.GRASS: (67, 160, 71), Type.FIRE: (229, 57, 53), Type.WATER: (30, 120, 229)}
 
 
 def _piece(canvas: Canvas, piece: Piece, x: float, y: float, cell: float) -> None:

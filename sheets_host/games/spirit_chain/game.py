@@ -24,9 +24,10 @@ from ... import cells
 from ...cells import CellError, Problem, SubmitRow
 from ...errors import SchemaError, SchemaErrors
 from ...game import Game, Outcome, Parsed, Window, rng_for
+from ...layout import tint
 from ...table import Column, TabSchema
-from . import rules
-from .cards import LANTERN, Card, CardBook, Rank, is_empty_word, read_cards
+from . import colours, rules
+from .cards import LANTERN, Card, CardBook, Element, Rank, is_empty_word, read_cards
 from .rules import LOT, SLOTS, Fate, Summoning, Upgrade
 from .timing import Choice, TimeControls
 
@@ -178,11 +179,15 @@ SUMMONINGS_TAB = TabSchema("summonings", (
     *(Column(f"slot {k}", optional=True) for k in range(1, SLOTS + 1)),
     Column("lights after", "int", hi=LANTERN)), "The cards each player played in each summoning.")
 SUBMIT_TAB = TabSchema("submit", (
-    Column(STAMP, doc="UTC, e.g. 2026-11-23 18:00:05; blank: when the host reads the tab"),
-    *(Column(c, doc="lights bid on auction card k") for c in Phase.AUCTION.columns),
-    Column("upgrade", doc="no, yes, or the spirits to make, e.g. EARTH II, WIND IV from WIND III + FIRE III"),
-    *(Column(c, doc="a card of your deck, or blank for empty") for c in Phase.SLOTS.columns),
-))
+    Column(STAMP, doc="when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank: when the host reads the tab"),
+    *(Column(c, doc=f"Auction only: the lights you bid on card {k} of the open Auction (0 to {LANTERN}; blank is 0)")
+      for k, c in enumerate(Phase.AUCTION.columns, 1)),
+    Column("upgrade", doc="Summoning part 1 only: no, yes, or the spirits to make, e.g. EARTH II, "
+                          "WIND IV from WIND III + FIRE III"),
+    *(Column(c, doc=f"Summoning part 2 only: the card you play in slot {k}, from your deck (ELEMENT RANK such as "
+                    "FIRE II, or an action's name); blank or empty: no card")
+      for k, c in enumerate(Phase.SLOTS.columns, 1)),
+), "One row is one submission, complete in itself: fill the columns of the phase part open now.")
 
 
 class SpiritChain(Game[Duel, Move]):
@@ -203,16 +208,72 @@ class SpiritChain(Game[Duel, Move]):
         Column("reserve periods", "int", lo=0, doc="each player's reserve time, in periods"),
         Column("period seconds", "int", lo=1, doc="the length of a reserve period"),
     )
-    def how_to_submit(self, state: Duel) -> str:
-        return (
-            "One row is one submission, complete in itself (like one message); fill 'submitted at' (UTC, "
-            "e.g. 2026-11-23 18:00:05) or leave it blank to mean 'when the host reads the tab'. The latest "
-            "valid row within the phase's window counts, else the earliest valid one in reserve time. "
-            "Auction: 'bid 1' to 'bid 5', lights on each card (blank = 0; the total at most your lights). "
-            "Summoning part 1, if an upgrade is available: 'upgrade' = no, yes, or the spirits to make, e.g. "
-            "'EARTH II, FIRE II x2, WIND IV from WIND III + FIRE III'. Summoning part 2: 'slot 1' to 'slot 3', "
-            "a card of your deck each (ELEMENT RANK such as FIRE II, or a name), blank or 'empty' for an empty slot. "
-            "A row that fills only 'submitted at' is not a submission.")
+    def how_to_submit(self, state: Duel, player: str) -> list[str]:
+        if state.over:
+            return ["The duel is over: nothing to submit."]
+        seat, phase = state.seat(player), state.phase
+        now = f"Cycle {state.cycle}, {phase.label}"
+        if not self.must_answer(state, seat):
+            why = "no upgrade is available to you" if phase is Phase.UPGRADES else "you have no card to play"
+            return [f"{now}: nothing to submit, {why}."]
+        timed = state.rules.clocks[phase].window is not None
+        lines = [f"{now}: one row is one submission, complete in itself (like one message).",
+                 f"'{STAMP}': when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank means when the host "
+                 "reads the tab.",
+                 *((f"Window: {self._timing(state)}.",
+                    "The latest valid row within the window counts, else the earliest valid one in reserve time.")
+                   if timed else ("Time controls are off: your last valid row counts.",))]
+        free = state.free(seat)
+        if phase is Phase.AUCTION:
+            lights = state.lights[seat]
+            first = min(3, lights)
+            second = min(5, lights - first)
+            lines += ["'bid 1' to 'bid 5': the lights you bid on each card (blank is 0); losing bids are refunded.",
+                      f"Your bids may total at most your {lights} lights; tied bids win nobody the card.",
+                      _fit("Cards: ", [f"{lot.number} {lot.card}" for lot in state.open_lot()]),
+                      f"Example: a row with bid 1 = {first}, bid 3 = {second} and the other bids blank.",
+                      "Nothing valid: you bid 0 on every card."]
+        elif phase is Phase.UPGRADES:
+            due = self.upgrades_due(state, seat)
+            lines += ["'upgrade': no, yes, or the spirits to make, comma-separated (e.g. FIRE II x2).",
+                      "You must answer: with an upgrade available, silence spends your reserve time.",
+                      "yes makes every upgrade whose result is forced; a Rank IV needs its two Rank III named.",
+                      _fit("Upgrades your cards allow: ", [_upgrade_text(u) for u in due]),
+                      f"Example: a row with upgrade = {_upgrade_text(due[0])}."]
+        else:
+            titles = [t for t, _ in _in_book_order(state, free)]
+            example = (titles + ["empty"] * SLOTS)[:SLOTS]
+            lines += ["'slot 1' to 'slot 3': a card of your deck each (ELEMENT RANK such as FIRE II, or a name).",
+                      "Blank or 'empty' leaves a slot empty; a card in two slots needs two copies.",
+                      _fit("Cards you may play: ", [f"{t} x{n}" if n > 1 else t for t, n in _in_book_order(state, free)]),
+                      "Example: a row with " + ", ".join(f"slot {k} = {t}" for k, t in enumerate(example, 1)) + ".",
+                      "Nothing valid: every slot is empty."]
+        return lines
+
+    def submit_choices(self, state: Duel, player: str) -> dict[str, list[str]]:
+        if state.over:
+            return {}
+        seat = state.seat(player)
+        if state.phase is Phase.UPGRADES:
+            due = self.upgrades_due(state, seat)
+            if not due:
+                return {}
+            _, fours = rules.forced_upgrades(state.rules.cards, state.free(seat))
+            words = ["no"] + ([] if fours else ["yes"])  # 'yes' cannot choose a Rank IV's element
+            return {"upgrade": list(dict.fromkeys(words + [_upgrade_text(u) for u in due]))}
+        if state.phase is Phase.SLOTS:
+            titles = [t for t, _ in _in_book_order(state, state.free(seat))]
+            return {c: titles + ["empty"] for c in Phase.SLOTS.columns} if titles else {}
+        return {}
+
+    def palette(self) -> dict[str, str]:
+        """Elements in the picture's card colours, and every spirit (ELEMENT RANK) in its element's."""
+        out = {"neutral": tint(colours.COLOURS[None])}
+        for element in Element:
+            colour = tint(colours.COLOURS[element])
+            out[element.value] = colour
+            out.update({f"{element.name} {rank.name}": colour for rank in Rank})
+        return out
 
     # ---- settings and state tabs ------------------------------------------------------------
 
@@ -882,6 +943,22 @@ def _in_book_order(state: Duel, deck: Mapping[str, int]) -> list[tuple[str, int]
 
 def _cards_text(deck: Mapping[str, int]) -> str:
     return ", ".join(f"{t} x{n}" if n > 1 else t for t, n in sorted(deck.items()) if n) or "none"
+
+
+def _fit(prefix: str, items: Sequence[str], width: int = 150) -> str:
+    """`prefix` and the items, comma-separated, as many as fit in about `width` characters.
+
+    >>> _fit("Cards: ", ["EARTH I", "FIRE II"]), _fit("", ["EARTH I"] * 40, 30)
+    ('Cards: EARTH I, FIRE II.', 'EARTH I, EARTH I and 38 more.')
+    """
+    shown: list[str] = []
+    for item in items:
+        left = len(items) - len(shown) - 1
+        tail = f" and {left} more" if left else ""
+        if shown and len(prefix) + len(", ".join(shown + [item])) + len(tail) + 1 > width:
+            return f"{prefix}{', '.join(shown)} and {len(items) - len(shown)} more."
+        shown.append(item)
+    return f"{prefix}{', '.join(shown) or 'none'}."
 
 
 def _pairs(rows: Sequence[tuple[str, object]]) -> pd.DataFrame:

@@ -18,16 +18,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...drawing import Canvas
-from .cards import LANTERN, Element
+from .cards import LANTERN
+from .colours import BACKGROUND, COLOURS, INK, MUTED
 from .rules import Clash, Fate
 
 CARD_W, CARD_H, GAP = 190, 120, 24
 LEFT = 230  # where the slots start
 WIDTH, HEIGHT = LEFT + 3 * CARD_W + 2 * GAP + 20, 420
 ROW_Y = (90, 250)
-BACKGROUND, INK, MUTED = (248, 246, 240), (35, 35, 35), (120, 120, 120)
-COLOURS = {Element.EARTH: (139, 101, 60), Element.WATER: (41, 98, 168), Element.FIRE: (196, 62, 40),
-           Element.WIND: (62, 150, 110), None: (110, 110, 120)}
 FATE_INK = {Fate.RESOLVED: (30, 110, 50), Fate.NEGATED: (170, 110, 0), Fate.DESTROYED: (170, 30, 30)}
 
 

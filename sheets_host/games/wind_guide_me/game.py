@@ -20,8 +20,9 @@ from ... import cells
 from ...cells import CellError, Problem, SubmitRow
 from ...errors import SchemaError, SchemaErrors
 from ...game import Game, Outcome, Parsed, Window
+from ...layout import tint
 from ...table import Column, TabSchema
-from . import rules, seating
+from . import colours, rules, seating
 from .rules import POSITIONS, Request, Stone
 
 SITE_COUNT = 21
@@ -131,12 +132,16 @@ HAND_TAB = TabSchema("hand", (Column("power", "int", lo=rules.MIN_POWER, hi=rule
                                 Column("count", "int", lo=0, hi=20)),
                      "The wind stones every player starts with.")
 SUBMIT_TAB = TabSchema("submit", (
-    Column("kind", "text", doc="stone (blank means stone), or fake for Power of Dark"),
-    Column("site", "text", doc="a ritual site you sit at and have not used"),
-    Column("position", "text", doc="1 to 5; 1 is the top, then clockwise"),
-    Column("stone", "text", doc="the power of the stone from your hand (for a fake: its stated power)"),
-    Column("light", "text", doc="Power of Light only: the stone's new power (up to 3 away, 1 to 7)"),
-))
+    Column("kind", "text", doc="stone: an ordinary wind stone from your hand (blank also means stone); "
+                               "fake: Power of Dark's fake stone (once a game)"),
+    Column("site", "text", doc=f"a ritual site (1 to {SITE_COUNT}) you sit at and have not used; one row per site"),
+    Column("position", "text", doc=f"1 to {POSITIONS}: 1 is the top of the circle, then clockwise"),
+    Column("stone", "text", doc=f"the power ({rules.MIN_POWER} to {rules.MAX_POWER}) of a stone from your hand; "
+                                "for a fake: its stated power"),
+    Column("light", "text", optional=True,
+           doc=f"Power of Light only: the stone's new power, {rules.MIN_POWER} to {rules.MAX_POWER}, up to "
+               f"{rules.LIGHT_REACH} away; blank: its own power"),
+), "One row per stone you place this round.")
 
 
 class WindGuideMe(Game[WindState, Orders]):
@@ -157,15 +162,77 @@ class WindGuideMe(Game[WindState, Orders]):
         Column("elimination candidate", "text", optional=True,
                doc="the winners' choice when several tie for the lowest score"),
     )
-    def how_to_submit(self, state: WindState) -> str:
+    round_word = "round"
+
+    def how_to_submit(self, state: WindState, player: str) -> list[str]:
         s = state.settings
-        return (
-            "Each round, one row per stone: site, position (1 is the top, then clockwise) and the power of the "
-            f"stone from your hand. {s.per_round} stone(s), at different sites you sit at and have not used. "
-            "Power of Light holders: write the stone's new power in 'light' on that row (once a game). "
-            "Power of Dark holders: add one row with kind 'fake', a site, a position and the fake's power "
-            "(once a game). Nothing valid by the deadline: nothing is placed and a penalty of "
-            f"{s.missed_penalty:g} is taken off your final score.")
+        if self.is_over(state):
+            return ["The game is over: nothing to submit."]
+        hand, sites = state.hand(player), state.open_sites(player)
+        lines = [f"Round {state.round} of {s.rounds}: place {s.per_round} stone(s), one row each: "
+                 "kind | site | position | stone | light.",
+                 "kind: stone for an ordinary wind stone from your hand (a blank kind also means stone).",
+                 f"site: a site you sit at and have not used, a different one for each stone; yours: {_list(sites)}.",
+                 f"position: 1 is the top of the site's circle, then clockwise to {POSITIONS}.",
+                 f"stone: the power of a stone from your hand; your stones: {_hand_text(hand)}.",
+                 "A position asked for by several stones goes to the player seated first clockwise from it "
+                 "(itself included).",
+                 "The other stones move clockwise to the next free position; your seats: the seating rows of "
+                 "your 'private' tab."]
+        if state.light_ready(player):
+            lines.append(f"Power of Light (once a game): on one stone's row, its new power in 'light' (up to "
+                         f"{rules.LIGHT_REACH} away, {rules.MIN_POWER} to {rules.MAX_POWER}).")
+        if state.dark_ready(player):
+            lines.append("Power of Dark (once a game): one more row, kind fake, at a site you sit at where no "
+                         "real stone of yours goes this round; 'stone' is its stated power.")
+        lines += self._examples(state, player)
+        lines.append(f"Nothing valid by the deadline: nothing is placed and a penalty of {s.missed_penalty:g} "
+                     "is taken off your final score.")
+        return lines
+
+    def _examples(self, state: WindState, player: str) -> list[str]:
+        """Example rows made of the player's own stones, open sites and free positions."""
+        pool = sorted(state.hand(player).elements(), reverse=True)
+        sites = state.open_sites(player)
+        stones = [(site, _free_position(state, site, player), power)
+                  for site, power in zip(sites, pool)][:state.settings.per_round]
+        if not stones:
+            return []
+        rows = [f"`stone | {site} | {position} | {power} |`" for site, position, power in stones]
+        lines = [f"Example: {' and '.join(rows)} ({'one row' if len(rows) == 1 else 'one row each'})."]
+        site, position, power = stones[0]
+        if state.light_ready(player):
+            new = power - 2 if power - 2 >= rules.MIN_POWER else power + 2
+            lines.append(f"Example with Power of Light: `stone | {site} | {position} | {power} | {new}` places "
+                         f"your {power} as a {new}.")
+        if state.dark_ready(player):
+            used = {site for site, _, _ in stones}
+            other = next((n for n, seats in enumerate(state.sites, 1) if player in seats and n not in used), None)
+            if other is not None:
+                lines.append(f"Example fake stone: `fake | {other} | {_free_position(state, other, player)} | "
+                             f"{pool[-1]} |` (any stated power from {rules.MIN_POWER} to {rules.MAX_POWER}).")
+        return lines
+
+    def submit_choices(self, state: WindState, player: str) -> dict[str, list[str]]:
+        if self.is_over(state):
+            return {}
+        hand = state.hand(player)
+        dark = state.dark_ready(player)
+        seated = [n for n, seats in enumerate(state.sites, 1) if player in seats]
+        sites = seated if dark else state.open_sites(player)
+        powers = range(rules.MIN_POWER, rules.MAX_POWER + 1)
+        choices = {"kind": ["stone", "fake"] if dark else ["stone"],
+                   "site": [str(n) for n in sites],
+                   "position": [str(k) for k in range(1, POSITIONS + 1)],
+                   "stone": [str(p) for p in powers if dark or hand[p] > 0]}
+        if state.light_ready(player):
+            choices["light"] = [str(p) for p in powers
+                                if any(rules.light(h, p) is None for h in hand if hand[h] > 0)]
+        return choices
+
+    def palette(self) -> dict[str, str]:
+        """The kind of a stone: a real one in the picture's stone colour, a fake one greyed."""
+        return {"stone": tint(colours.STONE), "fake": tint(colours.MUTED)}
 
     # ---- setup and state tabs -------------------------------------------------------------
 
@@ -506,7 +573,17 @@ class WindGuideMe(Game[WindState, Orders]):
               ("open sites", _list(state.open_sites(player))),
               ("Power of Light", _artefact(player in state.settings.light_holders, state.light_ready(player))),
               ("Power of Dark", _artefact(player in state.settings.dark_holders, state.dark_ready(player))),
-              ("missed rounds", state.missed_rounds(player))]
+              ("missed rounds", state.missed_rounds(player)),
+              ("contested positions", "a position asked for by several stones goes to the player seated first "
+                                      "clockwise from it (itself included); the others move on clockwise")]
+        used = {p.site: p.stone.round for p in mine if not p.stone.fake}
+        for n, seats in enumerate(state.sites, 1):
+            if player in seats:
+                board = state.boards[n]
+                me.append((f"seating, site {n}",
+                           ", ".join(f"{k} {p}" + (" (you)" if p == player else "") for k, p in enumerate(seats, 1))
+                           + f"; occupied: {', '.join(map(str, sorted(board))) or 'none'}; "
+                           + (f"you used it in round {used[n]}" if n in used else "open to you")))
         return {"private": pd.DataFrame(me, columns=["what", "value"]), "my stones": stones}
 
     def announcement(self, before: WindState, after: WindState) -> str:
@@ -554,6 +631,13 @@ def _fakes_gone(placed: list[Placed], r: int, which, log: list[str], why: str) -
             p = Placed(p.site, p.position, p.stone, r)
         out.append(p)
     return out
+
+
+def _free_position(state: WindState, site: int, player: str) -> int:
+    """The player's own seat at `site` when free, else the first free position (for examples)."""
+    seat = state.sites[site - 1].index(player) + 1
+    board = state.boards[site]
+    return next((k for k in (seat, *range(1, POSITIONS + 1)) if k not in board), seat)
 
 
 def _list(numbers: Sequence[int]) -> str:

@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...drawing import Canvas
+from .colours import (AXIS, BACKGROUND, FAILED_BG, FAILED_INK, FAILED_TEXT, FREE_FILL, INK, MUTED,
+                      PLAYER_COLOURS, RING, STONE, STONE_TEXT, VECTOR)
 from .rules import position_angle
 
 
@@ -64,23 +66,6 @@ RADIUS = 42  # a site's circle
 DISC = 12  # a position's disc
 LABEL_GAP = 5
 SITE_CY = 92  # a site circle's centre, from the top of its cell
-
-BACKGROUND = (250, 249, 246)
-INK = (40, 40, 40)
-MUTED = (120, 120, 120)
-RING = (95, 95, 95)
-FREE_FILL = (255, 255, 255)
-STONE = (44, 62, 80)
-STONE_TEXT = (255, 255, 255)
-VECTOR = (192, 57, 43)
-FAILED_BG = (232, 232, 232)
-FAILED_INK = (165, 165, 165)
-FAILED_TEXT = (150, 40, 30)
-AXIS = (210, 210, 210)
-PLAYER_COLOURS = (
-    (31, 119, 180), (44, 160, 44), (148, 103, 189), (211, 84, 0),
-    (140, 86, 75), (227, 119, 194), (23, 140, 145), (127, 127, 0),
-)
 
 
 def _on_screen(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:

@@ -1,27 +1,32 @@
-"""A fake of the few Google Sheets v4 and Drive v3 endpoints sheets-host uses, as a requests adapter.
+"""A fake of the Google Sheets v4 and Drive v3 endpoints sheets-host uses, as a requests adapter.
 
-Mounted on a real gspread client's session, it lets gspread's own code run unchanged. It keeps
-what our code relies on: user-entered values typed as Google types them (``stringValue '=x'``
-stays a string, ``formulaValue`` is a formula), trailing blanks trimmed from reads, whole-range
+Mounted on a real gspread client's session, it lets gspread's own code and our backend run
+unchanged: the tests use it, and so does ``sheets-host bench --google``, which counts the requests
+and bytes a whole game sends. It keeps what our code relies on: user-entered values typed as Google
+types them (``stringValue '=x'`` stays a string, ``formulaValue`` is a formula), ``spreadsheets.get``
+with grid data, ``ranges`` and ``fields`` masks (cells' entered, effective and formatted values and
+formats), formats, notes, dropdowns, frozen rows and column widths, ``appendCells``, whole-range
 ``updateCells`` clearing, "exceeds grid limits" errors, atomic batch updates with Google's
-refusals of a taken sheet title or an unknown sheetId and the spreadsheet in their reply
-(tests/fake_google_batch.py), hidden sheets, field masks, Drive's storage-quota refusal for
-service accounts. Anything else answers 404 or 400, so a gap shows up as a failing test instead
-of a silent pass. It takes every https:// request, so no test can reach the real Google.
+refusals and the spreadsheet (grid data included when asked) in their reply
+(`sheets_host.fake_google_batch`), hidden sheets, Drive's storage-quota refusal for service
+accounts. Anything else answers 404 or 400, so a gap shows up as a failing test instead of a silent
+pass. Every request is first checked against Google's discovery documents
+(`sheets_host.google_discovery`). It takes every https:// request, so nothing reaches the real Google.
 
-Formulas: FORMULA renders their text; the other renders compute plain arithmetic over numbers
-and same-sheet cell references (``=A1*2+1``) and show ``#ERROR!`` for anything else.
+Each request is recorded (`requests`): method, path, status, the spreadsheet it concerns, the
+size of its body in bytes and, unless ``keep_bodies=False``, its query and parsed body.
+
+Formulas: FORMULA renders their text; the others compute plain arithmetic over numbers and
+same-sheet cell references (``=A1*2+1``) and show ``#ERROR!`` for anything else.
 """
 
 from __future__ import annotations
 
-import ast
-import copy
 import json
-import operator
 import random
 import re
 from collections.abc import Callable
+from datetime import datetime
 from http import HTTPStatus
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -32,13 +37,30 @@ from google.auth.credentials import AnonymousCredentials
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
-from sheets_host.backends.gsheets import GoogleBackend
-from sheets_host.backends.gsheets_client import RetryingHTTPClient
-
+from .backends.gsheets import GoogleBackend
+from .backends.gsheets_client import RetryingHTTPClient
 from .fake_google_batch import (
-    BatchUpdates, FakeFile, FakeSheet, GoogleError, cell_index, cell_name, masked, parse_mask,
-    parse_range, raw, set_cell, sheet_name, spreadsheet_resource,
+    BatchUpdates,
+    FakeFile,
+    FakeSheet,
+    GoogleError,
+    cell_index,
+    cell_name,
+    effective_value,
+    formatted_value,
+    masked,
+    parse_mask,
+    parse_range,
+    raw,
+    set_cell,
+    sheet_name,
+    snapshot,
+    spreadsheet_resource,
+    wants,
 )
+from .google_discovery import check_request
+
+__all__ = ["Call", "FakeFile", "FakeGoogle", "FakeSheet", "GoogleError", "fake_backend"]
 
 SHEETS_MIME = "application/vnd.google-apps.spreadsheet"
 _STATUS = {400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}
@@ -48,23 +70,32 @@ _FAILURE_MESSAGES = {
     500: "Internal error encountered.",
     503: "The service is currently unavailable.",
 }
+_DATE_TYPES = ("DATE", "TIME", "DATE_TIME")
 
 
 class Call(NamedTuple):
     method: str
     path: str  # unquoted, without the query
     status: int | None  # None when the connection was dropped
+    sid: str | None = None  # the spreadsheet it concerns (for a Drive create, the one created)
+    size: int = 0  # bytes of the request's body
+    query: dict[str, list[str]] | None = None  # None when the fake keeps no bodies
+    body: Any = None  # the parsed JSON body; None when there is none or the fake keeps no bodies
+    reply_size: int = 0  # bytes of the answer's body
 
 
 class FakeGoogle(BatchUpdates, BaseAdapter):
-    def __init__(self, *, service_account_quota: bool = False):
+    def __init__(self, *, service_account_quota: bool = False, keep_bodies: bool = True, check_requests: bool = True):
         super().__init__()
         self.service_account_quota = service_account_quota  # refuse files outside a (shared-drive) folder
+        self.keep_bodies = keep_bodies
+        self.check_requests = check_requests  # against Google's discovery documents
         self.files: dict[str, FakeFile] = {}
         self.requests: list[Call] = []
         self.sleeps: list[float] = []  # what the client under test asked to sleep, instead of sleeping
         self._failures: list[tuple[int | None, str | None, str | None]] = []
         self._lost_answers = 0
+        self._created: str | None = None
         # Called with (method, path) before a request is answered: lets a test slip another
         # client's requests in between two of this one's.
         self.before_request: Callable[[str, str], object] | None = None
@@ -106,7 +137,8 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
 
     def put_values(self, sid: str, tab: str, rows: list[list[Any]], *, formulas: bool = False, start: str = "A1") -> None:
         """A person typing `rows` from `start`: None leaves a cell alone, "" clears it, and with
-        `formulas` a string starting with '=' becomes a formula. The grid grows as needed."""
+        `formulas` a string starting with '=' becomes a formula. A `datetime` is typed as a date
+        (and time), shown as yyyy-mm-dd (hh:mm:ss). The grid grows as needed; formats stay."""
         sheet = self.files[sid].sheet(tab)
         r0, c0 = cell_index(start)
         sheet.rows = max(sheet.rows, r0 + len(rows))
@@ -115,10 +147,21 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
             for j, value in enumerate(row):
                 if value is None:
                     continue
-                if formulas and isinstance(value, str) and value.startswith("="):
+                if isinstance(value, datetime):
+                    self._type_date(sheet, r0 + i, c0 + j, value)
+                elif formulas and isinstance(value, str) and value.startswith("="):
                     set_cell(sheet, r0 + i, c0 + j, {"formulaValue": value})
                 else:
                     set_cell(sheet, r0 + i, c0 + j, raw(value))
+
+    @staticmethod
+    def _type_date(sheet: FakeSheet, row: int, col: int, moment: datetime) -> None:
+        days = (moment.replace(tzinfo=None) - datetime(1899, 12, 30)).total_seconds() / 86400
+        timed = (moment.hour, moment.minute, moment.second) != (0, 0, 0)
+        set_cell(sheet, row, col, {"numberValue": days})
+        cell = sheet.cells[(row, col)]  # a new dict (set_cell); what it holds may be shared
+        cell["userEnteredFormat"] = {**cell.get("userEnteredFormat", {}), "numberFormat": (
+            {"type": "DATE_TIME", "pattern": "yyyy-mm-dd hh:mm:ss"} if timed else {"type": "DATE", "pattern": "yyyy-mm-dd"})}
 
     def values(self, sid: str, tab: str) -> list[list[Any]]:
         """The tab as Google's FORMULA render shows it: trimmed, formulas as their text."""
@@ -127,6 +170,10 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
 
     def cell(self, sid: str, tab: str, a1: str) -> dict[str, Any]:
         """The userEnteredValue of one cell ({} when empty), to tell a string from a formula."""
+        return self.files[sid].sheet(tab).cells.get(cell_index(a1), {}).get("userEnteredValue", {})
+
+    def cell_data(self, sid: str, tab: str, a1: str) -> dict[str, Any]:
+        """What one cell holds: userEnteredValue, userEnteredFormat, note, dataValidation ({} when nothing)."""
         return self.files[sid].sheet(tab).cells.get(cell_index(a1), {})
 
     def tabs(self, sid: str) -> list[str]:
@@ -135,6 +182,13 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
     def grid(self, sid: str, tab: str) -> tuple[int, int]:
         sheet = self.files[sid].sheet(tab)
         return sheet.rows, sheet.cols
+
+    def frozen_rows(self, sid: str, tab: str) -> int:
+        return self.files[sid].sheet(tab).frozen_rows
+
+    def widths(self, sid: str, tab: str) -> dict[int, int]:
+        """Column index -> pixel width, for the columns whose width was set."""
+        return dict(self.files[sid].sheet(tab).widths)
 
     def hidden(self, sid: str, tab: str) -> bool:
         return self.files[sid].sheet(tab).hidden
@@ -154,32 +208,42 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
 
     def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None,
              verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
+        if self.check_requests:
+            check_request((request.method or "GET").upper(), request.url or "", None, request.body)  # AssertionError where Google would refuse it
         url = urlsplit(request.url or "")
         path, method = unquote(url.path), (request.method or "GET").upper()
         if self.before_request:
             self.before_request(method, path)
+        query = parse_qs(url.query, keep_blank_values=True)
+        raw_body = request.body.encode() if isinstance(request.body, str) else (request.body or b"")
+        size = len(raw_body) if isinstance(raw_body, bytes) else 0
+        body = json.loads(raw_body) if isinstance(raw_body, bytes) and raw_body else {}
+        m = re.search(r"/(?:spreadsheets|files)/([^/:]+)", path)
+        record = {"sid": m.group(1) if m else None, "size": size,
+                  "query": query if self.keep_bodies else None, "body": (body or None) if self.keep_bodies else None}
         if self._failures:
             status, reason, retry_after = self._failures.pop(0)
             if status is None:
-                self.requests.append(Call(method, path, None))
+                self.requests.append(Call(method, path, None, **record))
                 raise requests.ConnectionError("fake: connection dropped", request=request)
             headers = {"Retry-After": retry_after} if retry_after else {}
             if status == 502:  # Google's front end answers with a page, not JSON
-                return self._answer(request, path, method, 502, "<html><title>Error 502 (Server Error)!!1</title></html>", headers)
+                return self._answer(request, record, method, path, 502, "<html><title>Error 502 (Server Error)!!1</title></html>", headers)
             error = GoogleError(status, _FAILURE_MESSAGES.get(status, f"fake refusal: {reason or status}"), reason)
-            return self._answer(request, path, method, *self._error(error), headers)
-        query = parse_qs(url.query, keep_blank_values=True)
-        body = json.loads(request.body) if isinstance(request.body, (str, bytes)) and request.body else {}
+            return self._answer(request, record, method, path, *self._error(error), headers)
+        self._created = None
         try:
             handler, params = self._route(url.hostname or "", method, path)
             status, reply = 200, handler(query=query, body=body, **params)
         except GoogleError as e:
             status, reply = self._error(e)
+        if self._created:
+            record["sid"] = self._created
         if self._lost_answers:
             self._lost_answers -= 1
-            self.requests.append(Call(method, path, None))
+            self.requests.append(Call(method, path, None, **record))
             raise requests.ConnectionError("fake: connection dropped before the answer", request=request)
-        return self._answer(request, path, method, status, reply, {})
+        return self._answer(request, record, method, path, status, reply, {})
 
     def close(self) -> None:
         pass
@@ -192,15 +256,16 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
                     return handler, m.groupdict()
         raise GoogleError(404, f"fake: no endpoint {method} {host}{path}")
 
-    def _answer(self, request: requests.PreparedRequest, path: str, method: str, status: int,
+    def _answer(self, request: requests.PreparedRequest, record: dict[str, Any], method: str, path: str, status: int,
                 reply: dict[str, Any] | str, headers: dict[str, str]) -> requests.Response:
-        self.requests.append(Call(method, path, status))
+        content = (reply if isinstance(reply, str) else json.dumps(reply)).encode()
+        self.requests.append(Call(method, path, status, **record, reply_size=len(content)))
         response = requests.Response()
         response.status_code = status
         response.reason = HTTPStatus(status).phrase
         kind = "text/html" if isinstance(reply, str) else "application/json"
         response.headers = CaseInsensitiveDict({"Content-Type": f"{kind}; charset=UTF-8", **headers})
-        response._content = (reply if isinstance(reply, str) else json.dumps(reply)).encode()
+        response._content = content
         response.encoding = "utf-8"
         response.url = request.url or ""
         response.request = request
@@ -230,6 +295,7 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
             raise GoogleError(404, f"File not found: {parents[0]}.", "notFound")  # shared drives need the flag
         sid = self.add_spreadsheet(body.get("name", "Untitled spreadsheet"))
         self.files[sid].parents = list(parents)
+        self._created = sid
         return {"kind": "drive#file", "id": sid, "name": self.files[sid].name, "mimeType": SHEETS_MIME}
 
     def _delete_file(self, sid: str, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
@@ -246,38 +312,42 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
         permission = {"kind": "drive#permission", "id": f"perm{len(file.permissions) + 1}", "type": body["type"], "role": body["role"]}
         if "emailAddress" in body:
             permission["emailAddress"] = body["emailAddress"]
-        permission["notified"] = query.get("sendNotificationEmail", ["True"]) != ["False"]
+        permission["notified"] = query.get("sendNotificationEmail", ["true"]) != ["false"]
         file.permissions.append(permission)
         return {k: v for k, v in permission.items() if k != "notified"}
 
-    # -- Sheets: metadata and values -------------------------------------------------------------
+    # -- Sheets: the spreadsheet and its values --------------------------------------------------
 
     def _get_spreadsheet(self, sid: str, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
+        """spreadsheets.get: with `ranges`, only the sheets they touch; grid data when the fields
+        mask asks for it (Google then ignores includeGridData), else when includeGridData=true."""
         file = self._file(sid)
-        if query.get("includeGridData", ["false"]) != ["false"]:
-            raise GoogleError(400, "fake: includeGridData=true is not supported")
-        reply = spreadsheet_resource(file)
-        return masked(reply, parse_mask(query["fields"][0])) if "fields" in query else reply
+        mask = parse_mask(query["fields"][0]) if "fields" in query else None
+        grid = wants(mask, ("sheets", "data")) if mask is not None else query.get("includeGridData", ["false"]) == ["true"]
+        ranges = [parse_range(file, a1) for a1 in query["ranges"]] if "ranges" in query else None
+        return masked(spreadsheet_resource(file, grid=grid, ranges=ranges, mask=mask), mask)
 
     def _values_batch_get(self, sid: str, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
         file = self._file(sid)
         option = query.get("valueRenderOption", ["FORMATTED_VALUE"])[0]
-        if query.get("majorDimension", ["ROWS"]) != ["ROWS"] or option not in ("FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"):
+        dates = query.get("dateTimeRenderOption", ["SERIAL_NUMBER"])[0]
+        if (query.get("majorDimension", ["ROWS"]) != ["ROWS"] or option not in ("FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA")
+                or dates not in ("SERIAL_NUMBER", "FORMATTED_STRING")):
             raise GoogleError(400, f"fake: unsupported {query}")
         ranges = []
         for a1 in query.get("ranges", []):
             sheet, r0, c0, r1, c1 = parse_range(file, a1)
             entry: dict[str, Any] = {"range": f"{sheet_name(sheet.title)}!{cell_name(r0, c0)}:{cell_name(r1 - 1, c1 - 1)}", "majorDimension": "ROWS"}
-            values = self._render(sheet, r0, c0, r1, c1, option)
+            values = self._render(sheet, r0, c0, r1, c1, option, dates == "FORMATTED_STRING")
             if values:
                 entry["values"] = values
             ranges.append(entry)
         return {"spreadsheetId": sid, "valueRanges": ranges}
 
-    def _render(self, sheet: FakeSheet, r0: int, c0: int, r1: int, c1: int, option: str) -> list[list[Any]]:
+    def _render(self, sheet: FakeSheet, r0: int, c0: int, r1: int, c1: int, option: str, dates_as_text: bool = False) -> list[list[Any]]:
         rows: list[list[Any]] = []
-        for r in range(r0, r1):
-            row = [_render(sheet, sheet.cells[(r, c)], option) if (r, c) in sheet.cells else "" for c in range(c0, c1)]
+        for r in range(r0, min(r1, sheet.rows)):
+            row = [_render(sheet, sheet.cells.get((r, c), {}), option, dates_as_text) for c in range(c0, min(c1, sheet.cols))]
             while row and row[-1] == "":
                 row.pop()
             rows.append(row)
@@ -290,7 +360,7 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
         option = body.get("valueInputOption")
         if option not in ("RAW", "USER_ENTERED"):
             raise GoogleError(400, "'valueInputOption' is required but not specified")
-        sheets = copy.deepcopy(file.sheets)
+        sheets = snapshot(file.sheets)
         responses = []
         for data in body.get("data", []):
             sheet, r0, c0, _, _ = parse_range(FakeFile(sid, file.name, [], sheets), data["range"])
@@ -322,49 +392,22 @@ def _typed(value: Any) -> dict[str, Any]:
     return {"stringValue": value}
 
 
-def _render(sheet: FakeSheet, cell: dict[str, Any], option: str, depth: int = 0) -> Any:
-    (kind, value), = cell.items()
-    if kind == "formulaValue":
-        if option == "FORMULA":
-            return value
-        value = _evaluate(sheet, value, depth)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)  # JSON shows 5, not 5.0
-    if option == "FORMATTED_VALUE" and not isinstance(value, str):
-        return ("TRUE" if value else "FALSE") if isinstance(value, bool) else str(value)
-    return value
-
-
-_ARITHMETIC: dict[type, Callable[..., Any]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-    ast.USub: operator.neg, ast.UAdd: operator.pos,
-}
-
-
-def _evaluate(sheet: FakeSheet, formula: str, depth: int) -> Any:
-    def number(m: re.Match[str]) -> str:
-        cell = sheet.cells.get(cell_index(m.group(0).replace("$", "")))
-        value = _render(sheet, cell, "UNFORMATTED_VALUE", depth + 1) if cell else 0
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(value)
-        return repr(value)
-
-    def compute(node: ast.AST) -> Any:
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return node.value
-        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
-            return _ARITHMETIC[type(node.op)](compute(node.left), compute(node.right))
-        if isinstance(node, ast.UnaryOp) and type(node.op) in _ARITHMETIC:
-            return _ARITHMETIC[type(node.op)](compute(node.operand))
-        raise ValueError(node)
-
-    try:
-        if depth > 50:  # a reference cycle
-            raise ValueError(formula)
-        return compute(ast.parse(re.sub(r"\$?[A-Z]+\$?\d+", number, formula[1:]), mode="eval").body)
-    except (ValueError, SyntaxError, ZeroDivisionError):
-        return "#ERROR!"
-
+def _render(sheet: FakeSheet, cell: dict[str, Any], option: str, dates_as_text: bool = False) -> Any:
+    """One cell as values:batchGet renders it ("" when empty)."""
+    entered = cell.get("userEnteredValue")
+    if not entered:
+        return ""
+    if option == "FORMULA" and "formulaValue" in entered:
+        return entered["formulaValue"]
+    value = effective_value(sheet, cell)
+    number_format = cell.get("userEnteredFormat", {}).get("numberFormat")
+    if option == "FORMATTED_VALUE" or "errorValue" in value or (
+            dates_as_text and "numberValue" in value and (number_format or {}).get("type") in _DATE_TYPES):
+        return formatted_value(value, number_format)
+    (_, v), = value.items()
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)  # JSON shows 5, not 5.0
+    return v
 
 
 # -- a backend wired to a fake ---------------------------------------------------------------------

@@ -1,0 +1,110 @@
+"""Render every tab of a demo game's books to PNG, as players and the host see them.
+
+Plays a game by bots for a few rounds on offline books (leaving one check with a problem in a
+player's status), then has LibreOffice (headless) draw each visible tab of the host, public and
+first player's books. Not run in CI; needs `soffice` and `pdftoppm` on PATH (Debian:
+libreoffice-calc-nogui, poppler-utils).
+
+    .venv/bin/python scripts/render_books.py magicians-market --out gallery
+
+The gallery is for looking, not for git (`/gallery/` is ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import openpyxl
+import pandas as pd
+
+from sheets_host import engine
+from sheets_host.backends.xlsx import XlsxBackend
+from sheets_host.delivery import submit_layout
+from sheets_host.games import get_game, names as game_names
+from sheets_host.play import bot_names, bots_submit
+
+
+def play(game_name: str, folder: Path, rounds: int, seed: int) -> list[str]:
+    """A game `rounds` rounds in, the next round's submissions checked; returns the players."""
+    game = get_game(game_name)
+    backend = XlsxBackend(folder)
+    names = bot_names(game.default_players or game.max_players)
+    engine.new_game(backend, game.name, names, seed, settings={"first deadline": "2030-01-01 18:00",
+                                                                 "round hours": 24})
+    for _ in range(rounds):
+        session = engine.open_session(backend)
+        if game.is_over(session.state):
+            break
+        bots_submit(backend, session, seed)
+        engine.resolve(backend, early=True)
+    session = engine.open_session(backend)
+    if not game.is_over(session.state):
+        bots_submit(backend, session, seed + 1)
+        # One untidy row, so the first player's status shows how a problem looks.
+        book = backend.book(f"player:{names[0]}")
+        submit = book.read(["submit"])["submit"]
+        extra = pd.DataFrame([["no such thing"] + [None] * (len(submit.columns) - 1)], columns=submit.columns)
+        typed = pd.concat([submit, extra], ignore_index=True)
+        book.write({"submit": typed}, layouts={"submit": submit_layout(game, session.state, names[0], typed)})
+        engine.check(backend)
+    return names
+
+
+def split(book: Path, into: Path) -> list[Path]:
+    """One copy of `book` per visible tab, holding only that tab (LibreOffice draws the active one)."""
+    wb = openpyxl.load_workbook(book)
+    names = [ws.title for ws in wb.worksheets if ws.sheet_state == "visible"]
+    copies = []
+    for i, name in enumerate(names):
+        wb = openpyxl.load_workbook(book)
+        for other in [ws for ws in wb.worksheets if ws.title != name]:
+            wb.remove(other)
+        wb.active = 0
+        wb[name].sheet_state = "visible"
+        path = into / f"{book.stem}-{i:02d}-{name.replace(' ', '_')}.xlsx"
+        wb.save(path)
+        copies.append(path)
+    return copies
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=game_names())
+    parser.add_argument("--out", type=Path, default=Path("gallery"))
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    pdftoppm = shutil.which("pdftoppm")
+    if soffice is None or pdftoppm is None:
+        print("LibreOffice and poppler are needed: install libreoffice-calc-nogui and poppler-utils (Debian) "
+              "and run again", file=sys.stderr)
+        return 1
+    out = args.out / args.game
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder, pieces = Path(tmp) / "game", Path(tmp) / "pieces"
+        pieces.mkdir()
+        names = play(args.game, folder, args.rounds, args.seed)
+        books = [folder / "host.xlsx", folder / "public.xlsx", folder / "players" / f"{names[0]}.xlsx"]
+        copies = [c for b in books for c in split(b, pieces)]
+        # Headless LibreOffice has no PNG export for sheets: PDF, then poppler's pdftoppm.
+        done = subprocess.run([soffice, "--headless", "--convert-to", "pdf", "--outdir", str(pieces),
+                               *map(str, copies)], capture_output=True, text=True)
+        if done.returncode:
+            print(done.stderr, file=sys.stderr)
+            return 1
+        for pdf in sorted(pieces.glob("*.pdf")):
+            subprocess.run([pdftoppm, "-png", "-r", "80", str(pdf), str(out / pdf.stem)], check=True)
+    for png in sorted(out.glob("*.png")):
+        print(png)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

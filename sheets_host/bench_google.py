@@ -1,0 +1,177 @@
+"""`sheets-host bench GAME --google`: a whole bot game on the local fake of the Google Sheets API
+(`sheets_host.fake_google`), counting what each command sends to each spreadsheet.
+
+Google allows 60 requests a minute per user and recommends request bodies of at most 2 MB, so
+what matters is the number of requests per spreadsheet per command (the floor is one read and one
+write per book) and the size of the largest request, which must not grow as the game goes on.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from . import engine, play
+from .backends import match_tab
+from .backends.gsheets import GoogleBackend, spreadsheet_id
+from .fake_google import Call, FakeGoogle, fake_backend
+from .game import rng_for
+from .games import get_game
+
+# The fewest requests a command can send to one book: a read and a write (the host book's read
+# comes with the lease, its write releases it); status only reads.
+FLOOR = {"status": 1, "check": 2, "resolve": 2}
+COMMANDS = ("new", "status", "check", "resolve")
+GOOGLE_LIMIT_BYTES = 2_000_000  # Google's recommended largest request body
+START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+
+
+class _Clock:
+    """The game's clock: ten minutes pass between commands."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def tick(self) -> None:
+        self.now += timedelta(minutes=10)
+
+
+def run(game_name: str, players: int | None = None, rounds: int | None = None, seed: int = 1) -> dict[str, Any]:
+    """Play a whole game of `game_name` with `players` bots (default: as many as the rule text has)
+    on a fake Google Sheets, stopping after `rounds` rounds if given; every command runs as a fresh
+    process would (a new backend knowing only the host spreadsheet). Each round: the bots type
+    their submissions into their own books (as people do, not through the API: not counted), then
+    `status`, `check` and `resolve`.
+
+    Returns (JSON-ready)::
+
+        {"game": "magicians-market", "title": "Magician's Market", "players": 20, "rounds": 12,
+         "seed": 1, "books": 22,
+         "requests": {              # book -> command -> the most requests one run of the command
+             "floor": {"new": None, "status": 1, "check": 2, "resolve": 2},   # sent to that book
+             "host": {"new": 4, "status": 1, "check": 2, "resolve": 2},
+             "public": {...}, "player:Ada": {...}, ...},
+         "at_floor": True,          # no book above the floor in status, check or resolve
+         "per_round": [             # one record per round
+             {"round": 1, "status_requests": 21, "check_requests": 43, "resolve_requests": 44,
+              "most_per_book": 2,   # the most requests check or resolve sent to one book
+              "largest_check_bytes": 5210, "largest_resolve_bytes": 40321,
+              "largest_resolve_book": "host",  # where the round's largest request went
+              "resolve_host_bytes": 40321, "resolve_public_bytes": 20112,  # resolve's largest request
+              "resolve_player_bytes": 9120,    # to the host book, the public one, any player's
+              "largest_reply_bytes": 80412},   # the largest answer (the host book's read grows)
+             ...],
+         "largest_request_bytes": {"new": ..., "status": 0, "check": ..., "resolve": ...,
+                                   "first_round_resolve": ..., "last_round_resolve": ...,
+                                   "google_limit": 2000000}}
+
+    A book's role is "host", "public", "player:NAME", or a group's role ("meadow:red")."""
+    game = get_game(game_name)
+    names = play.bots(game, players)
+    fake = FakeGoogle(keep_bodies=False)
+    clock = _Clock()
+    with tempfile.TemporaryDirectory() as out:
+        def command(host: str = "") -> GoogleBackend:
+            backend, _ = fake_backend(host, fake=fake)
+            backend.output_dir = lambda: Path(out)  # announcements and pictures: not in the caller's folder
+            return backend
+
+        emails = {p: f"{'-'.join(p.lower().split())}@example.org" for p in names}
+        creator = command()
+        start = len(fake.requests)
+        engine.new_game(creator, game.name, names, seed, emails, clock=clock)
+        host_id = creator.book("host").id
+        roles = {spreadsheet_id(ref): role for role, ref in creator.refs().items()}
+        windows: list[tuple[str, int, list[Call]]] = [("new", 0, fake.requests[start:])]
+        played = 0
+        while rounds is None or played < rounds:
+            clock.tick()
+            players_side = command(host_id)
+            _type_submissions(fake, players_side, engine.open_session(players_side, clock), seed)
+            number = played + 1
+            for name, act in (("status", lambda b: engine.status(b, clock)),
+                              ("check", lambda b: engine.check(b, clock)),
+                              ("resolve", lambda b: engine.resolve(b, early=True, allow_empty=True, clock=clock))):
+                clock.tick()
+                start = len(fake.requests)
+                result = act(command(host_id))
+                windows.append((name, number, fake.requests[start:]))
+            played += 1
+            if result.over:
+                break
+    return _report(game, len(names), seed, played, roles, windows)
+
+
+def _type_submissions(fake: FakeGoogle, backend: GoogleBackend, session: engine.Session, seed: int) -> None:
+    """Each bot types its submission (with people's untidiness) under the header of its submit tab."""
+    game, state = session.game, session.state
+    number = game.round(state)
+    header = game.submit_tab.header
+    for player in game.players(state):
+        rng = rng_for(seed, number, f"bot/{player}")
+        rows = [{k: play._untidy(v, rng) for k, v in row.items()} for row in game.submit_rows(game.bot(state, player, rng))]
+        if not rows:
+            continue
+        sid = spreadsheet_id(backend.refs()[f"player:{player}"])
+        tab = match_tab("submit", fake.tabs(sid))
+        if tab is None:
+            continue
+        fake.put_values(sid, tab, [[row.get(h) for h in header] for row in rows], start="A2")
+
+
+def _report(game, players: int, seed: int, played: int, roles: dict[str, str],
+            windows: Sequence[tuple[str, int, list[Call]]]) -> dict[str, Any]:
+    most: dict[str, dict[str, int]] = {role: {} for role in roles.values()}
+    largest: dict[str, int] = {c: 0 for c in COMMANDS}
+    per_round: dict[int, dict[str, Any]] = {}
+    for name, number, calls in windows:
+        counts = Counter(roles.get(c.sid or "", "other") for c in calls)
+        for role, n in counts.items():
+            book = most.setdefault(role, {})
+            book[name] = max(book.get(name, 0), n)
+        biggest = max(calls, key=lambda c: c.size, default=None)
+        size = biggest.size if biggest else 0
+        largest[name] = max(largest[name], size)
+        if not number:
+            continue
+        entry = per_round.setdefault(number, {"round": number, "status_requests": 0, "check_requests": 0,
+                                              "resolve_requests": 0, "most_per_book": 0, "largest_check_bytes": 0,
+                                              "largest_resolve_bytes": 0, "largest_resolve_book": "",
+                                              "resolve_host_bytes": 0, "resolve_public_bytes": 0,
+                                              "resolve_player_bytes": 0, "largest_reply_bytes": 0})
+        entry[f"{name}_requests"] = len(calls)
+        if name in ("check", "resolve"):
+            entry["most_per_book"] = max(entry["most_per_book"], max(counts.values(), default=0))
+            entry[f"largest_{name}_bytes"] = size
+        if name == "resolve" and biggest is not None:
+            entry["largest_resolve_book"] = roles.get(biggest.sid or "", "other")
+            for call in calls:
+                role = roles.get(call.sid or "", "other")
+                kind = "player" if role.startswith("player:") else role
+                if kind in ("host", "public", "player"):
+                    entry[f"resolve_{kind}_bytes"] = max(entry[f"resolve_{kind}_bytes"], call.size)
+        entry["largest_reply_bytes"] = max(entry["largest_reply_bytes"], max((c.reply_size for c in calls), default=0))
+    rows = list(per_round.values())
+    order = ["host", "public", *sorted(r for r in most if r.startswith("player:")),
+             *sorted(r for r in most if r not in ("host", "public") and not r.startswith("player:"))]
+    requests = {"floor": {c: FLOOR.get(c) for c in COMMANDS},
+                **{role: {c: most[role].get(c, 0) for c in COMMANDS} for role in order if role in most}}
+    at_floor = all(n <= FLOOR[c] for role in order if role in most for c, n in most[role].items() if c in FLOOR)
+    return {
+        "game": game.name, "title": game.title, "players": players, "rounds": played, "seed": seed,
+        "books": len(roles),
+        "requests": requests,
+        "at_floor": at_floor,
+        "per_round": rows,
+        "largest_request_bytes": {**largest,
+                                  "first_round_resolve": rows[0]["largest_resolve_bytes"] if rows else 0,
+                                  "last_round_resolve": rows[-1]["largest_resolve_bytes"] if rows else 0,
+                                  "google_limit": GOOGLE_LIMIT_BYTES},
+    }

@@ -1,0 +1,150 @@
+"""How a tab looks, decided once for both backends: header, widths, number formats, dropdowns, colours.
+
+A `TabLayout` is a plain description the backends render (openpyxl/xlsxwriter styles offline, one
+``batchUpdate`` on Google Sheets); nothing here knows a backend, and no game writes formatting
+code: `lay_out` turns a frame plus the game's hints (a tab's schema, the choices a player has,
+the game's colours) into a layout.
+
+>>> frame = pd.DataFrame([["Ada", 12, 2.5], ["Blaise", 3, None]], columns=["player", "garnets", "score"])
+>>> tab = lay_out(frame)
+>>> [(c.width, c.number_format, c.align) for c in tab.columns]
+[(8, None, 'left'), (9, '#,##0', 'right'), (7, '#,##0.##', 'right')]
+>>> tab.frozen_rows, tab.input_rows
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from . import cells
+from .table import TabSchema
+
+Colour = str  # "RRGGBB"
+
+HEADER_FILL: Colour = "D9E2F3"  # pale blue: the header row of every tab
+INPUT_FILL: Colour = "FFF8DC"  # pale yellow: where a player types
+PROBLEM_FILL: Colour = "F8D7DA"  # pale red: a problem the reader should see
+NEXT_FILL: Colour = "D4EDDA"  # pale green: what the reader must do next
+
+MIN_WIDTH, MAX_WIDTH = 6, 60  # characters; a wider text wraps
+INPUT_ROWS = 30  # rows of a submit tab shaded and given dropdowns, beyond what it already holds
+TINT = 0.6  # how far a game's colour is mixed with white for a cell background (text stays readable)
+
+
+@dataclass(frozen=True)
+class ColumnLayout:
+    """One column. `width` in characters; `number_format` an Excel pattern (both backends take it);
+    `choices` a dropdown on the body cells (a warning, never a refusal: the parser decides);
+    `note` shown on the header cell."""
+
+    width: int
+    number_format: str | None = None
+    align: str = "left"  # "left" or "right"
+    wrap: bool = False
+    choices: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TabLayout:
+    """A tab: its columns, the header rows frozen (bold, shaded), `input_rows` body rows shaded for
+    input (dropdowns go there too), and background `fills` by (row, column), 0-based with the
+    header as row 0."""
+
+    columns: tuple[ColumnLayout, ...]
+    frozen_rows: int = 1
+    input_rows: int = 0
+    fills: Mapping[tuple[int, int], Colour] = field(default_factory=dict)
+
+    def rows(self, data_rows: int) -> int:
+        """How many body rows the layout covers: the data, or the input area when larger."""
+        return max(data_rows, self.input_rows)
+
+
+def tint(rgb: Sequence[int], amount: float = TINT) -> Colour:
+    """A colour mixed with white, as RRGGBB: a picture's colour made fit for a cell behind text.
+
+    >>> tint((196, 62, 40)), tint((0, 0, 0), 0)
+    ('E7B2A9', '000000')
+    """
+    return "".join(f"{round(c + (255 - c) * amount):02X}" for c in rgb)
+
+
+def _width(values: Sequence[object]) -> int:
+    longest = max((max(len(line) for line in cells.text(v).split("\n")) for v in values if not cells.is_blank(v)),
+                  default=0)
+    return min(MAX_WIDTH, max(MIN_WIDTH, longest + 2))
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _number_format(values: Sequence[object]) -> str | None:
+    filled = [v for v in values if not cells.is_blank(v)]
+    if not filled or not all(_number(v) for v in filled):
+        return None
+    return "#,##0" if all(float(v).is_integer() for v in filled) else "#,##0.##"
+
+
+def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, notes: Mapping[str, str] = {},
+            palette: Mapping[str, Colour] = {}, input_rows: int = 0,
+            highlight: Mapping[int, Colour] = {}) -> TabLayout:
+    """The layout of `frame` written as a tab: widths fit the content (capped; longer text wraps),
+    number columns right-aligned with a thousands format; `choices` and `notes` by column name;
+    a cell whose text is a `palette` key (case and spaces ignored) takes its colour; `highlight`
+    colours whole body rows (0-based body row -> colour), e.g. a problem."""
+    body = frame.itertuples(index=False, name=None)
+    columns_values = list(zip(*body)) if len(frame) else [()] * len(frame.columns)
+    keys = {cells.fold(k): c for k, c in palette.items()}
+    columns = []
+    fills: dict[tuple[int, int], Colour] = {}
+    for c, (name, values) in enumerate(zip(frame.columns, columns_values)):
+        name = cells.text(name)
+        options = tuple(dict.fromkeys(cells.text(o) for o in choices.get(name, ()) if not cells.is_blank(o)))
+        width = _width([name, *values, *options])
+        number_format = _number_format(values)
+        longest = max((len(cells.text(v)) for v in values), default=0)
+        columns.append(ColumnLayout(width=width, number_format=number_format,
+                                    align="right" if number_format else "left", wrap=longest > MAX_WIDTH - 2,
+                                    choices=options, note=notes.get(name, "")))
+        if keys:
+            for r, v in enumerate(values, start=1):
+                colour = keys.get(cells.fold(cells.text(v))) if isinstance(v, str) else None
+                if colour:
+                    fills[r, c] = colour
+    for r, colour in highlight.items():
+        for c in range(len(columns)):
+            fills.setdefault((r + 1, c), colour)
+    return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=fills)
+
+
+def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str] = (),
+                choices: Mapping[str, Sequence[str]] = {}, palette: Mapping[str, Colour] = {},
+                input_rows: int = 0) -> TabLayout:
+    """The layout of a tab that has a schema: each column's doc is its header note, and a column
+    of known values (a choice, a player, yes/no) gets its dropdown; `choices` narrows a column to
+    what a reader may pick now (a player's own options).
+
+    >>> from .table import Column, TabSchema
+    >>> schema = TabSchema("submit", (Column("kind", "choice", ("stone", "ward"), doc="stone or ward"),
+    ...                               Column("to", "player"), Column("light", "bool", optional=True)))
+    >>> tab = lay_out_tab(pd.DataFrame(columns=schema.header), schema, players=["Ada", "Blaise"], input_rows=5)
+    >>> [(c.choices, c.note) for c in tab.columns]
+    [(('stone', 'ward'), 'stone or ward'), (('Ada', 'Blaise'), ''), (('yes', 'no'), '')]
+    """
+    known = {}
+    for column in schema.columns:
+        if column.kind == "choice":
+            known[column.name] = column.choices
+        elif column.kind == "player":
+            known[column.name] = tuple(players)
+        elif column.kind == "bool":
+            known[column.name] = ("yes", "no")
+    notes = {c.name: c.doc for c in schema.columns if c.doc}
+    return lay_out(frame, choices={**known, **choices}, notes=notes, palette=palette, input_rows=input_rows)
