@@ -33,6 +33,16 @@ def wgm_defaults(wgm):
     return default_settings(wgm)
 
 
+@pytest.fixture(scope="session")
+def mm():
+    return get_game("magicians-market")
+
+
+@pytest.fixture(scope="session")
+def mm_defaults(mm):
+    return default_settings(mm)
+
+
 @pytest.fixture
 def folder_backend(tmp_path):
     return XlsxBackend(tmp_path / "game")

@@ -10,25 +10,14 @@ from sheets_host.cells import SubmitRow
 from sheets_host.engine import TEMPLATES
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
-from sheets_host.games import get_game
 from sheets_host.games.magicians_market.day import Bid, Gift, Orders
 from sheets_host.games.magicians_market.game import MarketState
 from sheets_host.games.magicians_market.rules import Sale
-from sheets_host.play import bot_names, default_settings, play_in_memory
+from sheets_host.play import bot_names, play_in_memory
 
 HEADER = ["action", "good", "to", "amount"]
 SIX = ["Ada", "Bo", "Cy", "Di", "Ed", "Fay"]
 STAPLE = ("deck", "rabbit", "pigeon")  # generating these leaves capes, crystal balls and wands alone
-
-
-@pytest.fixture(scope="module")
-def mm():
-    return get_game("magicians-market")
-
-
-@pytest.fixture(scope="module")
-def defaults(mm):
-    return default_settings(mm)
 
 
 def tastes(*rows):
@@ -36,11 +25,11 @@ def tastes(*rows):
             for n, (m, t, g, sel, q) in enumerate(rows, start=2)]
 
 
-def new(mm, defaults, players=SIX, taste_rows=None, **config):
-    data = dict(defaults["data"])
+def new(mm, mm_defaults, players=SIX, taste_rows=None, **config):
+    data = dict(mm_defaults["data"])
     if taste_rows is not None:
         data["tastes"] = taste_rows
-    settings = {**defaults["config"], **{k.replace("_", " "): v for k, v in config.items()}}
+    settings = {**mm_defaults["config"], **{k.replace("_", " "): v for k, v in config.items()}}
     return mm.setup(players, 1, settings, data)
 
 
@@ -59,36 +48,36 @@ def rows(player, *specs):
 # ---- the market ------------------------------------------------------------------------------------
 
 
-def test_every_player_starts_with_one_of_each_good_and_10_coins_and_every_price_is_1(mm, defaults):
-    state = new(mm, defaults)
+def test_every_player_starts_with_one_of_each_good_and_10_coins_and_every_price_is_1(mm, mm_defaults):
+    state = new(mm, mm_defaults)
     assert all(stock == {g: 1 for g in state.settings.goods} for stock in state.now.goods.values())
     assert set(state.now.coins.values()) == {10} and set(state.now.prices.values()) == {1}
     assert state.settings.highest_price == 15 and state.settings.lowest_price == 1 and state.settings.days == 7
 
 
-def test_any_number_of_players_from_4_to_20_plays_7_days(mm, defaults):
+def test_any_number_of_players_from_4_to_20_plays_7_days(mm, mm_defaults):
     assert (mm.min_players, mm.max_players) == (4, 20)
     for count in (4, 20):
-        state = play_in_memory(mm, bot_names(count), 3, defaults["config"], defaults["data"])
+        state = play_in_memory(mm, bot_names(count), 3, mm_defaults["config"], mm_defaults["data"])
         assert len(state.history) == 7 and mm.is_over(state)
 
 
-def test_generation_gives_one_of_each_named_good_and_raises_the_others_once_per_generating_player(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_generation_gives_one_of_each_named_good_and_raises_the_others_once_per_generating_player(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     after = day(mm, state, Ada=gen("cape", "wand", "rabbit"), Bo=gen("cape", "wand", "pigeon")).state
     d = after.history[0]
     assert d.operations.goods["Ada"] == {"cape": 2, "crystal ball": 1, "deck": 1, "rabbit": 2, "pigeon": 1, "wand": 2}
     assert d.operations.prices == {"cape": 1, "crystal ball": 3, "deck": 3, "rabbit": 2, "pigeon": 2, "wand": 1}
 
 
-def test_prices_rise_no_higher_than_15(mm, defaults):
-    state = new(mm, defaults, players=bot_names(20), taste_rows=[])
+def test_prices_rise_no_higher_than_15(mm, mm_defaults):
+    state = new(mm, mm_defaults, players=bot_names(20), taste_rows=[])
     after = day(mm, state, **{p: gen(*STAPLE) for p in state.players}).state
     assert after.now.prices["cape"] == 15
 
 
-def test_a_missing_submission_generates_nothing_changes_no_price_and_bids_nothing(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_a_missing_submission_generates_nothing_changes_no_price_and_bids_nothing(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     assert mm.default(state, "Ada") == Orders()
     after = day(mm, state, Ada=mm.default(state, "Ada")).state
     d = after.history[0]
@@ -96,31 +85,31 @@ def test_a_missing_submission_generates_nothing_changes_no_price_and_bids_nothin
     assert d.counted == {} and after.now.coins == state.now.coins
 
 
-def test_a_submission_without_generation_raises_no_price(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_a_submission_without_generation_raises_no_price(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     d = day(mm, state, Ada=gen(bid=Bid("Jackie", 2)), Bo=gen(gifts=[Gift("Cy", "wand", 1)]),
             Cy=gen("cape", "wand", "rabbit")).state.history[0]
     assert d.operations.prices == {"cape": 1, "crystal ball": 2, "deck": 2, "rabbit": 1, "pigeon": 2, "wand": 1}
     assert d.operations.goods["Ada"] == state.now.goods["Ada"] and d.operations.goods["Bo"]["wand"] == 0
 
 
-def test_the_extra_good_can_be_bought_with_exactly_5_coins(mm, defaults):
-    state = new(mm, defaults, taste_rows=[], starting_coins=5)
+def test_the_extra_good_can_be_bought_with_exactly_5_coins(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[], starting_coins=5)
     parsed = mm.parse(state, "Ada", rows("Ada", ("extra", "wand")))
     assert parsed.problems == () and parsed.submission == gen(extra="wand")
     d = day(mm, state, Ada=parsed.submission).state.history[0]
     assert d.operations.coins["Ada"] == 0 and d.operations.goods["Ada"]["wand"] == 2
 
 
-def test_the_extra_good_costs_5_coins_and_raises_no_price(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_the_extra_good_costs_5_coins_and_raises_no_price(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     d = day(mm, state, Ada=gen("cape", "wand", "rabbit", extra="wand")).state.history[0]
     assert d.operations.goods["Ada"]["wand"] == 3 and d.operations.coins["Ada"] == 5
     assert d.operations.prices["wand"] == 1 and d.operations.prices["deck"] == 2
 
 
-def test_gifts_are_simultaneous_and_come_from_what_the_giver_held_after_generation(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_gifts_are_simultaneous_and_come_from_what_the_giver_held_after_generation(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     orders = {"Ada": gen("cape", "wand", "rabbit", gifts=[Gift("Bo", "wand", 2)]),
               "Bo": gen(*STAPLE, gifts=[Gift("Ada", "wand", 1)])}
     d = day(mm, state, **orders).state.history[0]
@@ -128,8 +117,8 @@ def test_gifts_are_simultaneous_and_come_from_what_the_giver_held_after_generati
     assert d.gifts_received("Bo") == {"wand": 2}
 
 
-def test_a_gift_received_cannot_be_passed_on_the_same_day(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_a_gift_received_cannot_be_passed_on_the_same_day(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     parsed = mm.parse(state, "Bo", rows("Bo", ("generate", "deck, rabbit, pigeon"), ("gift", "wand", "Cy", 2)))
     assert "you will hold 1 wand after generating" in parsed.problems[0].message
     assert "never what you receive" in parsed.problems[0].message
@@ -139,8 +128,8 @@ def test_a_gift_received_cannot_be_passed_on_the_same_day(mm, defaults):
     assert any("Bo's gift refused" in line for line in outcome.log)
 
 
-def test_coins_cannot_be_gifted(mm, defaults):
-    state = new(mm, defaults)
+def test_coins_cannot_be_gifted(mm, mm_defaults):
+    state = new(mm, mm_defaults)
     parsed = mm.parse(state, "Ada", rows("Ada", ("gift", "coins", "Bo", 5)))
     assert parsed.submission is None and "'coins' is not a good" in parsed.problems[0].message
 
@@ -149,8 +138,8 @@ JACKIE_BUYS = tastes(("Jackie", 1, "crystal ball", "most", "all"), ("Jackie", 2,
                      ("Jackie", 3, "cape", "most", "1"))
 
 
-def test_the_worked_example_jackie_earns_21_coins_an_8_coin_profit_on_a_13_coin_bid(mm, defaults):
-    state = new(mm, defaults, taste_rows=JACKIE_BUYS)
+def test_the_worked_example_jackie_earns_21_coins_an_8_coin_profit_on_a_13_coin_bid(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=JACKIE_BUYS)
     orders = {p: gen(*STAPLE, gifts=[Gift("Ada", "crystal ball", 1)]) for p in SIX[1:]}
     orders["Ada"] = gen(*STAPLE, bid=Bid("Jackie", 13))
     orders["Bo"] = gen("wand", "rabbit", "pigeon", gifts=[Gift("Ada", "crystal ball", 1)])
@@ -163,16 +152,16 @@ def test_the_worked_example_jackie_earns_21_coins_an_8_coin_profit_on_a_13_coin_
     assert d.end.magicians["Jackie"] == {g: 0 for g in state.settings.goods}  # the goods are used up
 
 
-def test_the_strange_shops_first_and_alone_then_the_others_see_what_is_left(mm, defaults):
+def test_the_strange_shops_first_and_alone_then_the_others_see_what_is_left(mm, mm_defaults):
     both = tastes(("The Strange", 1, "wand", "most", "all"), ("Jackie", 1, "wand", "most", "1"))
-    state = new(mm, defaults, taste_rows=both)
+    state = new(mm, mm_defaults, taste_rows=both)
     d = day(mm, state, Ada=gen("wand", "rabbit", "pigeon", extra="wand"), Bo=gen("wand", "rabbit", "pigeon")).state.history[0]
     assert d.sales == (Sale("The Strange", 1, "wand", "Ada", 3, 3), Sale("Jackie", 1, "wand", "Bo", 1, 1))
 
 
-def test_magicians_pay_the_price_at_the_start_of_shopping_and_prices_drop_after_every_sale(mm, defaults):
+def test_magicians_pay_the_price_at_the_start_of_shopping_and_prices_drop_after_every_sale(mm, mm_defaults):
     two = tastes(("Jackie", 1, "wand", "most", "2"), ("Flavio", 1, "wand", "largest unique", "1"))
-    state = new(mm, defaults, taste_rows=two)
+    state = new(mm, mm_defaults, taste_rows=two)
     orders = {p: gen(*STAPLE) for p in SIX}
     orders["Ada"] = gen("wand", "rabbit", "pigeon", extra="wand")  # 3 wands: most
     d = day(mm, state, **orders).state.history[0]
@@ -182,17 +171,17 @@ def test_magicians_pay_the_price_at_the_start_of_shopping_and_prices_drop_after_
     assert d.shopping.prices["wand"] == 6 - 1 - 2
 
 
-def test_taste_3_buys_from_the_market_that_sold_to_the_named_magician_yesterday(mm, defaults):
+def test_taste_3_buys_from_the_market_that_sold_to_the_named_magician_yesterday(mm, mm_defaults):
     chain = tastes(("Jackie", 1, "wand", "most", "1"), ("Flavio", 3, "cape", "sold wand to Jackie yesterday", "1"))
-    state = new(mm, defaults, taste_rows=chain)
+    state = new(mm, mm_defaults, taste_rows=chain)
     first = day(mm, state, Cy=gen("wand", "rabbit", "pigeon")).state
     assert [(s.magician, s.market) for s in first.history[0].sales] == [("Jackie", "Cy")]
     second = day(mm, first).state
     assert [(s.magician, s.good, s.market) for s in second.history[1].sales] == [("Flavio", "cape", "Cy")]
 
 
-def test_a_bid_above_the_coins_held_after_shopping_is_not_counted_and_not_paid(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_a_bid_above_the_coins_held_after_shopping_is_not_counted_and_not_paid(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     outcome = day(mm, state, Ada=gen(*STAPLE, bid=Bid("Jackie", 11)), Bo=gen(*STAPLE, bid=Bid("Jackie", 2)))
     d = outcome.state.history[0]
     assert d.counted == {"Ada": False, "Bo": True} and d.shows["Jackie"] == "Bo"
@@ -200,16 +189,16 @@ def test_a_bid_above_the_coins_held_after_shopping_is_not_counted_and_not_paid(m
     assert "Ada's bid of 11 on Jackie is not counted: Ada holds 10 coins" in outcome.log
 
 
-def test_sales_income_can_cover_a_bid_larger_than_the_coins_held_before_shopping(mm, defaults):
-    state = new(mm, defaults, taste_rows=tastes(("Jackie", 1, "wand", "most", "2")))
+def test_sales_income_can_cover_a_bid_larger_than_the_coins_held_before_shopping(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=tastes(("Jackie", 1, "wand", "most", "2")))
     orders = {p: gen(*STAPLE) for p in SIX[1:]}  # wands rise to 6
     d = day(mm, state, Ada=gen("wand", "rabbit", "pigeon", bid=Bid("Pierre", 15)), **orders).state.history[0]
     assert d.shopping.coins["Ada"] == 10 + 2 * d.operations.prices["wand"] >= 15
     assert d.counted["Ada"] and d.shows["Pierre"] == "Ada"
 
 
-def test_a_bid_of_exactly_the_coins_held_after_shopping_counts_and_is_paid(mm, defaults):
-    state = new(mm, defaults, taste_rows=tastes(("Jackie", 1, "wand", "most", "2")))
+def test_a_bid_of_exactly_the_coins_held_after_shopping_counts_and_is_paid(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=tastes(("Jackie", 1, "wand", "most", "2")))
     others = {p: gen(*STAPLE) for p in SIX[1:]}  # wands rise to 6; Ada sells her 2 wands: 10 + 12 = 22
     for bid, counted, coins in ((22, True, 0), (23, False, 22)):
         d = day(mm, state, Ada=gen("wand", "rabbit", "pigeon", bid=Bid("Pierre", bid)), **others).state.history[0]
@@ -218,24 +207,24 @@ def test_a_bid_of_exactly_the_coins_held_after_shopping_counts_and_is_paid(mm, d
         assert d.shows["Pierre"] == ("Ada" if counted else None)
 
 
-def test_every_counted_bid_is_paid_even_when_outbid_or_tied(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_every_counted_bid_is_paid_even_when_outbid_or_tied(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     d = day(mm, state, Ada=gen(bid=Bid("Jackie", 4)), Bo=gen(bid=Bid("Jackie", 6)),
             Cy=gen(bid=Bid("Pierre", 3)), Di=gen(bid=Bid("Pierre", 3))).state.history[0]
     assert [d.end.coins[p] for p in ("Ada", "Bo", "Cy", "Di")] == [6, 4, 7, 7]
     assert d.shows["Jackie"] == "Bo" and d.shows["Pierre"] is None
 
 
-def test_a_bidder_outbid_by_a_tie_reads_that_the_highest_bids_tied_not_that_they_tied(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_a_bidder_outbid_by_a_tie_reads_that_the_highest_bids_tied_not_that_they_tied(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     bids = {"Ada": 3, "Bo": 5, "Cy": 5}  # Ada was outbid; Bo and Cy tied
     after = day(mm, state, **{p: gen(bid=Bid("Jackie", c)) for p, c in bids.items()}).state
     results = {p: mm.private_view(after, p)["my days"].iloc[0]["bid result"] for p in ("Ada", "Bo")}
     assert results == {p: "counted: the highest bids tied, no show" for p in ("Ada", "Bo")}
 
 
-def test_a_magician_with_no_bid_or_a_tie_performs_nowhere_and_keeps_its_goods(mm, defaults):
-    state = new(mm, defaults, taste_rows=tastes(("Jackie", 1, "wand", "most", "1"), ("Pierre", 1, "cape", "most", "1")))
+def test_a_magician_with_no_bid_or_a_tie_performs_nowhere_and_keeps_its_goods(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=tastes(("Jackie", 1, "wand", "most", "1"), ("Pierre", 1, "cape", "most", "1")))
     first = day(mm, state, Ada=gen("wand", "cape", "rabbit"), Bo=gen(bid=Bid("Pierre", 2)), Cy=gen(bid=Bid("Pierre", 2)))
     d = first.state.history[0]
     assert d.shows == {m: None for m in state.settings.magician_names}
@@ -249,8 +238,8 @@ def test_a_magician_with_no_bid_or_a_tie_performs_nowhere_and_keeps_its_goods(mm
 # ---- submissions -----------------------------------------------------------------------------------
 
 
-def test_the_rule_text_s_example_submission_reads_as_typed(mm, defaults):
-    state = new(mm, defaults, players=["Ann", "TGXAndy", "Cy", "Di"])
+def test_the_rule_text_s_example_submission_reads_as_typed(mm, mm_defaults):
+    state = new(mm, mm_defaults, players=["Ann", "TGXAndy", "Cy", "Di"])
     state = replace(state, settings=replace(state.settings, starting_goods=3))
     parsed = mm.parse(state, "Ann", rows("Ann", ("Generate", "wand, cape, and pigeon"),
                                          ("extra", "an additional wand"), ("extra good", "wand"),
@@ -263,8 +252,8 @@ def test_the_rule_text_s_example_submission_reads_as_typed(mm, defaults):
                            "Jackie (it counts only if you hold 13 coins after the magicians shop: you hold 5 before)")
 
 
-def test_untidy_cells_one_good_a_row_and_case_are_read(mm, defaults):
-    state = new(mm, defaults)
+def test_untidy_cells_one_good_a_row_and_case_are_read(mm, mm_defaults):
+    state = new(mm, mm_defaults)
     parsed = mm.parse(state, "Ada", rows("Ada", (" GENERATE ", " Capes"), ("make", "crystal"), ("generate", "Wands "),
                                          ("give", "rabbit", " bo ", None), ("offer", None, "the strange", 3.0)))
     assert parsed.problems == ()
@@ -272,22 +261,22 @@ def test_untidy_cells_one_good_a_row_and_case_are_read(mm, defaults):
                                     bid=Bid("The Strange", 3))
 
 
-def test_a_fourth_good_is_dropped_and_the_first_three_stand(mm, defaults):
-    parsed = mm.parse(new(mm, defaults), "Ada", rows("Ada", ("generate", "cape, wand, rabbit, deck", None, 2)))
+def test_a_fourth_good_is_dropped_and_the_first_three_stand(mm, mm_defaults):
+    parsed = mm.parse(new(mm, mm_defaults), "Ada", rows("Ada", ("generate", "cape, wand, rabbit, deck", None, 2)))
     assert parsed.submission.generate == ("cape", "wand", "rabbit")
     assert "ignored: generate gives one of each good named" in parsed.problems[0].message
     assert "deck dropped: you generate 3 different goods (cape, wand, rabbit)" in parsed.problems[1].message
 
 
-def test_fewer_than_three_different_goods_generate_nothing_and_say_so(mm, defaults):
-    parsed = mm.parse(new(mm, defaults), "Ada", rows("Ada", ("generate", "cape, cape, wand"), ("bid", None, "Pierre", 1)))
+def test_fewer_than_three_different_goods_generate_nothing_and_say_so(mm, mm_defaults):
+    parsed = mm.parse(new(mm, mm_defaults), "Ada", rows("Ada", ("generate", "cape, cape, wand"), ("bid", None, "Pierre", 1)))
     assert "cape is named twice" in parsed.problems[0].message
     assert "nothing is generated and no prices rise" in parsed.problems[1].message
     assert parsed.submission == gen(bid=Bid("Pierre", 1)) and parsed.kept.startswith("no goods generated")
 
 
-def test_a_gift_of_goods_not_held_is_dropped_and_the_rest_stands(mm, defaults):
-    parsed = mm.parse(new(mm, defaults), "Ada", rows("Ada", ("generate", "cape, wand, rabbit"),
+def test_a_gift_of_goods_not_held_is_dropped_and_the_rest_stands(mm, mm_defaults):
+    parsed = mm.parse(new(mm, mm_defaults), "Ada", rows("Ada", ("generate", "cape, wand, rabbit"),
                                                      ("gift", "wand", "Bo", 2), ("gift", "wand", "Cy", 1),
                                                      ("gift", "deck", "Ada", 1)))
     assert [(p.row, p.column) for p in parsed.problems] == [(4, "amount"), (5, "to")]
@@ -296,8 +285,8 @@ def test_a_gift_of_goods_not_held_is_dropped_and_the_rest_stands(mm, defaults):
     assert parsed.submission.gifts == (Gift("Bo", "wand", 2),)
 
 
-def test_a_bid_on_an_unknown_magician_is_dropped_and_the_rest_stands(mm, defaults):
-    parsed = mm.parse(new(mm, defaults), "Ada", rows("Ada", ("generate", "cape, wand, rabbit"),
+def test_a_bid_on_an_unknown_magician_is_dropped_and_the_rest_stands(mm, mm_defaults):
+    parsed = mm.parse(new(mm, mm_defaults), "Ada", rows("Ada", ("generate", "cape, wand, rabbit"),
                                                      ("bid", None, "Houdini", 5)))
     (problem,) = parsed.problems
     assert problem.row == 3 and problem.column == "to" and problem.letter == "C"
@@ -305,8 +294,8 @@ def test_a_bid_on_an_unknown_magician_is_dropped_and_the_rest_stands(mm, default
     assert parsed.submission == gen("cape", "wand", "rabbit")
 
 
-def test_a_second_bid_a_second_extra_good_and_an_unaffordable_extra_good_are_dropped(mm, defaults):
-    state = new(mm, defaults)
+def test_a_second_bid_a_second_extra_good_and_an_unaffordable_extra_good_are_dropped(mm, mm_defaults):
+    state = new(mm, mm_defaults)
     parsed = mm.parse(state, "Ada", rows("Ada", ("extra", "wand"), ("extra", "cape"), ("bid", None, "Jackie", 2),
                                          ("bid", None, "Pierre", 3)))
     assert "one extra good a day" in parsed.problems[0].message
@@ -317,8 +306,8 @@ def test_a_second_bid_a_second_extra_good_and_an_unaffordable_extra_good_are_dro
     assert "the extra good costs 5 coins and you hold 4" in parsed.problems[0].message
 
 
-def test_typos_and_formulas_name_the_cell_and_what_is_allowed(mm, defaults):
-    parsed = mm.parse(new(mm, defaults), "Ada", rows("Ada", ("genrate", "cape"), ("generate", "=B2"),
+def test_typos_and_formulas_name_the_cell_and_what_is_allowed(mm, mm_defaults):
+    parsed = mm.parse(new(mm, mm_defaults), "Ada", rows("Ada", ("genrate", "cape"), ("generate", "=B2"),
                                                      ("bid", None, "Jackie", "lots")))
     messages = [str(p) for p in parsed.problems]
     assert "Ada: row 2, column 'action' (A): 'genrate' is not an action (did you mean 'generate'?); allowed: " \
@@ -328,14 +317,14 @@ def test_typos_and_formulas_name_the_cell_and_what_is_allowed(mm, defaults):
     assert parsed.submission is None and parsed.kept == "nothing"
 
 
-def test_an_empty_submit_tab_is_a_missing_submission_without_messages(mm, defaults):
-    parsed = mm.parse(new(mm, defaults), "Ada", [])
+def test_an_empty_submit_tab_is_a_missing_submission_without_messages(mm, mm_defaults):
+    parsed = mm.parse(new(mm, mm_defaults), "Ada", [])
     assert parsed.submission is None and parsed.problems == () and parsed.kept == "nothing"
 
 
-def test_what_a_bot_types_parses_back_to_the_same_submission(mm, defaults):
+def test_what_a_bot_types_parses_back_to_the_same_submission(mm, mm_defaults):
     for seed in range(20):
-        state = new(mm, defaults, players=bot_names(8))
+        state = new(mm, mm_defaults, players=bot_names(8))
         while not mm.is_over(state):
             subs = {p: mm.bot(state, p, rng_for(seed, state.round, f"bot/{p}")) for p in state.players}
             for p, orders in subs.items():
@@ -354,53 +343,53 @@ def records(mm, state):
     return {name: [{"_row": i + 2, **r} for i, r in enumerate(rs)] for name, rs in mm.dump(state).items()}
 
 
-def test_state_tabs_round_trip(mm, defaults):
-    state = play_in_memory(mm, bot_names(15), 4, defaults["config"], defaults["data"])
-    loaded = mm.load(state.players, records(mm, state), defaults["config"], defaults["data"])
+def test_state_tabs_round_trip(mm, mm_defaults):
+    state = play_in_memory(mm, bot_names(15), 4, mm_defaults["config"], mm_defaults["data"])
+    loaded = mm.load(state.players, records(mm, state), mm_defaults["config"], mm_defaults["data"])
     assert loaded == state and loaded.now == state.now and loaded.round == 8
 
 
-def test_a_host_edit_that_gifts_more_than_was_held_names_tab_row_and_column(mm, defaults):
-    state = new(mm, defaults, taste_rows=[])
+def test_a_host_edit_that_gifts_more_than_was_held_names_tab_row_and_column(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[])
     state = day(mm, state, Ada=gen("cape", "wand", "rabbit", gifts=[Gift("Bo", "wand", 2)])).state
     tabs = records(mm, state)
     tabs["gifts"][0]["count"] = 3
     with pytest.raises(SchemaErrors) as e:
-        mm.load(SIX, tabs, defaults["config"], defaults["data"])
+        mm.load(SIX, tabs, mm_defaults["config"], mm_defaults["data"])
     assert "tab 'gifts', row 2, column 'count': 3 is not a gift from what Ada held after generation (2 wand)" \
            in str(e.value)
 
 
-def test_a_recorded_sale_beyond_the_market_s_stock_or_a_missing_player_day_is_refused(mm, defaults):
-    state = play_in_memory(mm, SIX, 2, defaults["config"], defaults["data"])
+def test_a_recorded_sale_beyond_the_market_s_stock_or_a_missing_player_day_is_refused(mm, mm_defaults):
+    state = play_in_memory(mm, SIX, 2, mm_defaults["config"], mm_defaults["data"])
     tabs = records(mm, state)
     sale = tabs["sales"][0]
     sale["sold"] = sale["wanted"] = 40
     del tabs["orders"][3]
     with pytest.raises(SchemaErrors) as e:
-        mm.load(SIX, tabs, defaults["config"], defaults["data"])
+        mm.load(SIX, tabs, mm_defaults["config"], mm_defaults["data"])
     assert "tab 'orders', column 'player': 'day 1: no row for Di' is not one row for every player every day" in str(e.value)
     tabs = records(mm, state)
     tabs["sales"][0].update(sold=40, wanted=40)
     with pytest.raises(SchemaErrors, match=r"tab 'sales', row 2, column 'sold': 40 is not a sale from the market's stock"):
-        mm.load(SIX, tabs, defaults["config"], defaults["data"])
+        mm.load(SIX, tabs, mm_defaults["config"], mm_defaults["data"])
 
 
-def test_a_host_edit_that_buys_an_extra_good_without_the_coins_names_tab_row_and_column(mm, defaults):
-    state = new(mm, defaults, taste_rows=[], starting_coins=4)
+def test_a_host_edit_that_buys_an_extra_good_without_the_coins_names_tab_row_and_column(mm, mm_defaults):
+    state = new(mm, mm_defaults, taste_rows=[], starting_coins=4)
     tabs = records(mm, day(mm, state, Ada=gen("cape", "wand", "rabbit")).state)
     tabs["orders"][0]["extra good"] = "wand"
-    config = {**defaults["config"], "starting coins": 4}
+    config = {**mm_defaults["config"], "starting coins": 4}
     with pytest.raises(SchemaErrors, match="tab 'orders', row 2, column 'extra good': 'wand' is not a good bought "
                                            r"for 5 coins \(Ada held 4\)"):
-        mm.load(SIX, tabs, config, {**defaults["data"], "tastes": []})
+        mm.load(SIX, tabs, config, {**mm_defaults["data"], "tastes": []})
 
 
-def test_editing_the_tastes_changes_the_days_to_come_not_the_past(mm, defaults):
-    state = play_in_memory(mm, SIX, 5, defaults["config"], defaults["data"])
+def test_editing_the_tastes_changes_the_days_to_come_not_the_past(mm, mm_defaults):
+    state = play_in_memory(mm, SIX, 5, mm_defaults["config"], mm_defaults["data"])
     past = state.history
-    data = {**defaults["data"], "tastes": tastes(("Jackie", 1, "wand", "most", "all"))}
-    loaded = mm.load(SIX, records(mm, state), defaults["config"], data)
+    data = {**mm_defaults["data"], "tastes": tastes(("Jackie", 1, "wand", "most", "all"))}
+    loaded = mm.load(SIX, records(mm, state), mm_defaults["config"], data)
     assert [d.sales for d in loaded.history] == [d.sales for d in past] and loaded.now == state.now
     assert {t.magician for t in loaded.settings.tastes} == {"Jackie"}
 
@@ -408,23 +397,23 @@ def test_editing_the_tastes_changes_the_days_to_come_not_the_past(mm, defaults):
 # ---- rules data and config ---------------------------------------------------------------------------
 
 
-def test_the_sample_tastes_are_three_for_each_of_the_seven_magicians_and_marked_sample(mm, defaults):
+def test_the_sample_tastes_are_three_for_each_of_the_seven_magicians_and_marked_sample(mm, mm_defaults):
     with open(TEMPLATES / "magicians-market" / "tastes.csv", newline="") as f:
         shipped = list(csv.DictReader(f))
     assert {r["note"] for r in shipped} == {"sample"} and "SAMPLE" in mm.data_tabs[2].doc
-    state = new(mm, defaults)
+    state = new(mm, mm_defaults)
     by_magician = {m: sorted(t.number for t in state.settings.tastes if t.magician == m)
                    for m in state.settings.magician_names}
     assert by_magician == {m: [1, 2, 3] for m in ("Flavio", "Jackie", "Julius", "Orange And Green", "Pierre", "Blaire",
                                                   "The Strange")}
 
 
-def test_a_taste_outside_the_vocabulary_names_tab_row_column_and_what_is_allowed(mm, defaults):
+def test_a_taste_outside_the_vocabulary_names_tab_row_column_and_what_is_allowed(mm, mm_defaults):
     bad = tastes(("Jackie", 1, "wand", "cheapest", "2"), ("Jackie", 2, "wand", "most", "lots"),
                  ("Houdini", 1, "wand", "most", "2"), ("Jackie", 1, "copper", "most copper", "2"),
                  ("Pierre", 1, "cape", "most", "1"), ("Pierre", 1, "wand", "most", "1"))
     with pytest.raises(SchemaErrors) as e:
-        new(mm, defaults, taste_rows=bad)
+        new(mm, mm_defaults, taste_rows=bad)
     text = str(e.value)
     assert "tab 'tastes', row 2, column 'market': 'cheapest' is not a market selector: most, fewest, median, " \
            "smallest unique or largest unique" in text and "magicians: Flavio, Jackie" in text
@@ -435,30 +424,30 @@ def test_a_taste_outside_the_vocabulary_names_tab_row_column_and_what_is_allowed
     assert "tab 'tastes', row 7, column 'taste': 1 is not a taste number Pierre has not used" in text
 
 
-def test_a_name_two_goods_or_two_magicians_share_is_refused(mm, defaults):
-    goods = [dict(r) for r in defaults["data"]["goods"]]
+def test_a_name_two_goods_or_two_magicians_share_is_refused(mm, mm_defaults):
+    goods = [dict(r) for r in mm_defaults["data"]["goods"]]
     goods[0]["also called"] = "wand"
     with pytest.raises(SchemaErrors, match="tab 'goods', row 2, column 'also called': 'wand' is not a name no other row uses"):
-        mm.setup(SIX, 1, defaults["config"], {**defaults["data"], "goods": goods})
+        mm.setup(SIX, 1, mm_defaults["config"], {**mm_defaults["data"], "goods": goods})
 
 
-def test_config_names_must_be_players_and_the_start_price_within_its_bounds(mm, defaults):
-    config = {**defaults["config"], "starting price": 20, "extra token of life": "Zed",
+def test_config_names_must_be_players_and_the_start_price_within_its_bounds(mm, mm_defaults):
+    config = {**mm_defaults["config"], "starting price": 20, "extra token of life": "Zed",
               "elimination candidates": "Ada, Bo"}
     problems = mm.check_config(config, SIX)
     assert any("'starting price' <= 'highest price'" in p for p in problems)
     assert any("config 'extra token of life': 'Zed' is not a player" in p for p in problems)
     assert any("config 'elimination candidates': 3 different player(s)" in p for p in problems)
-    assert mm.check_config(defaults["config"], SIX) == []
+    assert mm.check_config(mm_defaults["config"], SIX) == []
 
 
 # ---- the end --------------------------------------------------------------------------------------------
 
 
-def finished(mm, defaults, coins, **config):
+def finished(mm, mm_defaults, coins, **config):
     """A one-day game whose players end with `coins` (starting coins 300, bids on magicians that carry
     nothing pay for the rest)."""
-    state = new(mm, defaults, players=list(coins), taste_rows=[], starting_coins=300, days=1, **config)
+    state = new(mm, mm_defaults, players=list(coins), taste_rows=[], starting_coins=300, days=1, **config)
     orders = {p: gen(bid=Bid("Pierre" if i % 2 else "Jackie", 300 - c)) for i, (p, c) in enumerate(coins.items())
               if c < 300}
     state = day(mm, state, **orders).state
@@ -466,9 +455,9 @@ def finished(mm, defaults, coins, **config):
     return state
 
 
-def test_standings_show_rank_coins_tokens_of_life_candidates_and_garnets(mm, defaults):
+def test_standings_show_rank_coins_tokens_of_life_candidates_and_garnets(mm, mm_defaults):
     coins = {"Ada": 120, "Bo": 250, "Cy": 99, "Di": 5, "Ed": 60, "Fay": 200, "Gus": 10, "Hal": 100}
-    table = mm.standings(finished(mm, defaults, coins))
+    table = mm.standings(finished(mm, mm_defaults, coins))
     assert list(table["player"]) == ["Bo", "Fay", "Ada", "Hal", "Cy", "Ed", "Gus", "Di"]
     assert list(table["rank"]) == list(range(1, 9)) and list(table["garnets"]) == [2, 2, 1, 1, 0, 0, 0, 0]
     assert list(table["Tokens of Life"]) == [1, 1, 1, 1, 0, 0, 0, 0]
@@ -476,67 +465,67 @@ def test_standings_show_rank_coins_tokens_of_life_candidates_and_garnets(mm, def
     assert "richest: may grant one more Token of Life" in table.iloc[0]["result"]
 
 
-def test_candidates_are_decided_before_tokens_so_the_poorest_get_none(mm, defaults):
-    table = mm.standings(finished(mm, defaults, {"Ada": 50, "Bo": 40, "Cy": 30, "Di": 20, "Ed": 10})).set_index("player")
+def test_candidates_are_decided_before_tokens_so_the_poorest_get_none(mm, mm_defaults):
+    table = mm.standings(finished(mm, mm_defaults, {"Ada": 50, "Bo": 40, "Cy": 30, "Di": 20, "Ed": 10})).set_index("player")
     assert table["Tokens of Life"].to_dict() == {"Ada": 1, "Bo": 1, "Cy": 0, "Di": 0, "Ed": 0}
 
 
-def test_a_tie_across_fourth_place_reduces_the_tokens_of_life(mm, defaults):
+def test_a_tie_across_fourth_place_reduces_the_tokens_of_life(mm, mm_defaults):
     coins = {"Ada": 90, "Bo": 80, "Cy": 70, "Di": 70, "Ed": 70, "Fay": 3, "Gus": 2, "Hal": 1}
-    table = mm.standings(finished(mm, defaults, coins)).set_index("player")
+    table = mm.standings(finished(mm, mm_defaults, coins)).set_index("player")
     assert table["Tokens of Life"].sum() == 2 and table.loc["Cy", "Tokens of Life"] == 0
     assert "tied with Di, Ed for Token of Life 3 or 4: the tied players get none" in table.loc["Cy", "result"]
 
 
-def test_tied_elimination_candidates_are_reported_until_the_host_records_an_order(mm, defaults):
+def test_tied_elimination_candidates_are_reported_until_the_host_records_an_order(mm, mm_defaults):
     coins = {"Ada": 90, "Bo": 80, "Cy": 5, "Di": 5, "Ed": 5, "Fay": 5}
-    table = mm.standings(finished(mm, defaults, coins)).set_index("player")
+    table = mm.standings(finished(mm, mm_defaults, coins)).set_index("player")
     assert set(table.loc[["Cy", "Di", "Ed", "Fay"], "Elimination Candidate"]) == {""}
     assert "tied with Di, Ed, Fay for Elimination Candidate 3 or 2 or 1: the host decides (config " \
            "'elimination candidates')" in table.loc["Cy", "result"]
-    decided = finished(mm, defaults, coins, elimination_candidates="Fay, Cy, Ed")
+    decided = finished(mm, mm_defaults, coins, elimination_candidates="Fay, Cy, Ed")
     table = mm.standings(decided).set_index("player")
     assert table["Elimination Candidate"].to_dict() == {"Ada": "", "Bo": "", "Cy": 2, "Di": "", "Ed": 3, "Fay": 1}
     assert table.loc["Di", "Tokens of Life"] == 1  # no longer a candidate: among the top four of the rest
 
 
-def test_an_order_of_candidates_that_ignores_the_coins_is_refused_at_the_end(mm, defaults):
-    state = finished(mm, defaults, {"Ada": 90, "Bo": 80, "Cy": 5, "Di": 5, "Ed": 5, "Fay": 5})
-    bad = {**defaults["config"], "starting coins": 300, "days": 1, "elimination candidates": "Ada, Cy, Di"}
+def test_an_order_of_candidates_that_ignores_the_coins_is_refused_at_the_end(mm, mm_defaults):
+    state = finished(mm, mm_defaults, {"Ada": 90, "Bo": 80, "Cy": 5, "Di": 5, "Ed": 5, "Fay": 5})
+    bad = {**mm_defaults["config"], "starting coins": 300, "days": 1, "elimination candidates": "Ada, Cy, Di"}
     with pytest.raises(SchemaErrors, match="column 'elimination candidates': 'Ada, Cy, Di' is not an order that "
                                            "follows the coins"):
-        mm.load(state.players, records(mm, state), bad, {**defaults["data"], "tastes": []})
+        mm.load(state.players, records(mm, state), bad, {**mm_defaults["data"], "tastes": []})
 
 
-def test_the_richest_player_s_extra_token_of_life_is_a_host_decision_never_for_a_candidate(mm, defaults):
+def test_the_richest_player_s_extra_token_of_life_is_a_host_decision_never_for_a_candidate(mm, mm_defaults):
     coins = {"Ada": 90, "Bo": 80, "Cy": 70, "Di": 60, "Ed": 50, "Fay": 3, "Gus": 2, "Hal": 1}
-    table = mm.standings(finished(mm, defaults, coins, extra_token_of_life="Ed")).set_index("player")
+    table = mm.standings(finished(mm, mm_defaults, coins, extra_token_of_life="Ed")).set_index("player")
     assert table.loc["Ed", "Tokens of Life"] == 1 and "granted by the richest player" in table.loc["Ed", "result"]
     assert table["Tokens of Life"].sum() == 5
-    state = finished(mm, defaults, coins)
+    state = finished(mm, mm_defaults, coins)
     for recipient in ("Hal", "Ada"):
-        config = {**defaults["config"], "starting coins": 300, "days": 1, "extra token of life": recipient}
+        config = {**mm_defaults["config"], "starting coins": 300, "days": 1, "extra token of life": recipient}
         with pytest.raises(SchemaErrors, match="column 'extra token of life'"):
-            mm.load(state.players, records(mm, state), config, {**defaults["data"], "tastes": []})
+            mm.load(state.players, records(mm, state), config, {**mm_defaults["data"], "tastes": []})
 
 
-def test_a_tie_for_the_most_coins_leaves_the_extra_token_s_grant_to_the_host(mm, defaults):
-    table = mm.standings(finished(mm, defaults, {"Ada": 90, "Bo": 90, "Cy": 70, "Di": 60, "Ed": 50})).set_index("player")
+def test_a_tie_for_the_most_coins_leaves_the_extra_token_s_grant_to_the_host(mm, mm_defaults):
+    table = mm.standings(finished(mm, mm_defaults, {"Ada": 90, "Bo": 90, "Cy": 70, "Di": 60, "Ed": 50})).set_index("player")
     assert "tied richest with Bo: the host decides who grants one more Token of Life" in table.loc["Ada", "result"]
     assert list(table["rank"]) == [1, 1, 3, 4, 5]
 
 
-def test_end_decisions_that_no_longer_fit_the_coins_are_set_aside_by_the_last_day_and_logged(mm, defaults):
+def test_end_decisions_that_no_longer_fit_the_coins_are_set_aside_by_the_last_day_and_logged(mm, mm_defaults):
     # A host who filled the config, then redid the last day with other submissions: the coins moved.
     bids = {"Di": gen(bid=Bid("Jackie", 3)), "Ed": gen(bid=Bid("Jackie", 2)), "Fay": gen(bid=Bid("Pierre", 1))}
-    state = new(mm, defaults, taste_rows=[], days=1, elimination_candidates="Ada, Bo, Cy")
+    state = new(mm, mm_defaults, taste_rows=[], days=1, elimination_candidates="Ada, Bo, Cy")
     outcome = day(mm, state, **bids)
     table = mm.standings(outcome.state).set_index("player")
     assert table["Elimination Candidate"].to_dict() == {"Ada": "", "Bo": "", "Cy": "", "Di": 3, "Ed": 2, "Fay": 1}
     assert "config 'elimination candidates' set aside: 'Ada, Bo, Cy' is not an order that follows the coins" \
            in " ".join(outcome.log)
     assert "| 6 | Di | 0 | 3 |" in mm.announcement(state, outcome.state)
-    state = new(mm, defaults, taste_rows=[], days=1, extra_token_of_life="Fay")  # Fay ends as a candidate
+    state = new(mm, mm_defaults, taste_rows=[], days=1, extra_token_of_life="Fay")  # Fay ends as a candidate
     outcome = day(mm, state, **bids)
     table = mm.standings(outcome.state).set_index("player")
     assert table.loc["Fay", "Tokens of Life"] == 0 and table.loc["Fay", "Elimination Candidate"] == 1
@@ -544,8 +533,8 @@ def test_end_decisions_that_no_longer_fit_the_coins_are_set_aside_by_the_last_da
     assert any(line.startswith("config 'extra token of life' set aside: 'Fay'") for line in outcome.log)
 
 
-def test_final_coins_stay_out_of_the_public_results(mm, defaults):
-    state = finished(mm, defaults, {"Ada": 150, "Bo": 80, "Cy": 70, "Di": 60, "Ed": 50})
+def test_final_coins_stay_out_of_the_public_results(mm, mm_defaults):
+    state = finished(mm, mm_defaults, {"Ada": 150, "Bo": 80, "Cy": 70, "Di": 60, "Ed": 50})
     results = mm.public_view(state)["results"]
     assert "coins" not in results.columns and list(results["garnets"]) == [1, 0, 0, 0, 0]
     assert "150" not in mm.announcement(state, state)
@@ -578,10 +567,10 @@ def bid_twins(state):
                 yield player, twin
 
 
-def test_no_coins_or_bids_reach_the_public_or_another_player(mm, defaults):
+def test_no_coins_or_bids_reach_the_public_or_another_player(mm, mm_defaults):
     checked = coins_changed = 0
     for seed in range(3):
-        state = new(mm, defaults, players=bot_names(6))
+        state = new(mm, mm_defaults, players=bot_names(6))
         for _ in range(3):
             subs = {p: mm.bot(state, p, rng_for(seed, state.round, f"bot/{p}")) for p in state.players}
             state = mm.resolve(state, subs, random.Random(0)).state
@@ -597,8 +586,8 @@ def test_no_coins_or_bids_reach_the_public_or_another_player(mm, defaults):
     assert checked >= 20 and coins_changed >= 15
 
 
-def test_gifts_received_are_anonymous_and_private(mm, defaults):
-    state = new(mm, defaults)
+def test_gifts_received_are_anonymous_and_private(mm, mm_defaults):
+    state = new(mm, mm_defaults)
     base = {p: gen("cape", "rabbit", "wand") for p in SIX}
     routed = {**base, "Ada": gen("cape", "rabbit", "wand", gifts=[Gift("Bo", "wand", 1)]),
               "Cy": gen("cape", "rabbit", "wand", gifts=[Gift("Ada", "wand", 1)])}
@@ -613,8 +602,8 @@ def test_gifts_received_are_anonymous_and_private(mm, defaults):
     assert bo["gifts received"] == "wand ×1" and "Cy" not in str(bo.to_dict()) and "Ada" not in str(bo.to_dict())
 
 
-def test_public_tabs_show_goods_prices_sales_and_shows_but_never_coins_or_bids(mm, defaults):
-    state = play_in_memory(mm, bot_names(6), 1, defaults["config"], defaults["data"])
+def test_public_tabs_show_goods_prices_sales_and_shows_but_never_coins_or_bids(mm, mm_defaults):
+    state = play_in_memory(mm, bot_names(6), 1, mm_defaults["config"], mm_defaults["data"])
     public = mm.public_view(state)
     assert set(public) == {"goods now", "prices", "inventories", "sales", "shows", "magicians", "tastes", "results"}
     for frame in public.values():

@@ -9,29 +9,18 @@ import pytest
 from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
-from sheets_host.games import get_game
 from sheets_host.games.magicians_market import game as market
 from sheets_host.games.magicians_market.day import Bid, Orders
-from sheets_host.play import BOT_NAMES, default_settings
+from sheets_host.play import BOT_NAMES
 
 HEADER = ["action", "good", "to", "amount"]
 SIX = ["Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix"]
 
 
 @pytest.fixture(scope="module")
-def mm():
-    return get_game("magicians-market")
-
-
-@pytest.fixture(scope="module")
-def defaults(mm):
-    return default_settings(mm)
-
-
-@pytest.fixture(scope="module")
-def days(mm, defaults):
+def days(mm, mm_defaults):
     """Every state of a bot game of six, day by day."""
-    state = mm.setup(SIX, 5, defaults["config"], defaults["data"])
+    state = mm.setup(SIX, 5, mm_defaults["config"], mm_defaults["data"])
     out = [state]
     while not mm.is_over(state):
         r = mm.round(state)
@@ -87,10 +76,10 @@ def test_the_instructions_name_no_one_outside_the_game(mm, days):
             assert not [n for n in outsiders if re.search(rf"\b{n}\b", text)]
 
 
-def test_another_players_coins_never_reach_the_instructions_or_choices(mm, defaults):
+def test_another_players_coins_never_reach_the_instructions_or_choices(mm, mm_defaults):
     """Blaise wins Flavio's show alone with 3 coins or with 4: the public sees the same day, and only
     Blaise's coins differ."""
-    start = mm.setup(SIX, 1, defaults["config"], defaults["data"])
+    start = mm.setup(SIX, 1, mm_defaults["config"], mm_defaults["data"])
     one, other = (mm.resolve(start, {"Blaise": Orders(bid=Bid("Flavio", coins))}, random.Random(0)).state
                   for coins in (3, 4))
     assert one.now.coins["Blaise"] != other.now.coins["Blaise"]
@@ -161,25 +150,25 @@ def validations(monkeypatch):
     market._validated.cache_clear()
 
 
-def test_the_same_rules_data_is_validated_once_for_many_games(mm, defaults, validations):
-    states = [mm.setup(SIX, seed, defaults["config"], defaults["data"]) for seed in range(5)]
+def test_the_same_rules_data_is_validated_once_for_many_games(mm, mm_defaults, validations):
+    states = [mm.setup(SIX, seed, mm_defaults["config"], mm_defaults["data"]) for seed in range(5)]
     tabs = mm.dump(mm.resolve(states[0], {}, random.Random(0)).state)
-    loaded = mm.load(SIX, tabs, defaults["config"], defaults["data"])
+    loaded = mm.load(SIX, tabs, mm_defaults["config"], mm_defaults["data"])
     assert len(validations) == 1
     assert loaded.settings.tastes == states[0].settings.tastes
     assert loaded.settings.good_aliases is not states[1].settings.good_aliases  # each game its own copy
 
 
-def test_rules_data_that_changes_or_breaks_is_validated_every_time(mm, defaults, validations):
-    data = {**defaults["data"], "tastes": [dict(r) for r in defaults["data"]["tastes"]]}
+def test_rules_data_that_changes_or_breaks_is_validated_every_time(mm, mm_defaults, validations):
+    data = {**mm_defaults["data"], "tastes": [dict(r) for r in mm_defaults["data"]["tastes"]]}
     data["tastes"][0]["good"] = "unicorn"
     for _ in range(2):
         with pytest.raises(SchemaErrors, match="unicorn"):
-            mm.setup(SIX, 1, defaults["config"], data)
+            mm.setup(SIX, 1, mm_defaults["config"], data)
         with pytest.raises(SchemaErrors, match="unicorn"):
-            mm.load(SIX, {"orders": [], "gifts": [], "sales": []}, defaults["config"], data)
+            mm.load(SIX, {"orders": [], "gifts": [], "sales": []}, mm_defaults["config"], data)
     assert len(validations) == 4
     data["tastes"][0]["good"] = "cape"
-    mm.setup(SIX, 1, defaults["config"], data)
-    mm.setup(SIX, 1, {**defaults["config"], "goods generated": 2}, data)
+    mm.setup(SIX, 1, mm_defaults["config"], data)
+    mm.setup(SIX, 1, {**mm_defaults["config"], "goods generated": 2}, data)
     assert len(validations) == 6

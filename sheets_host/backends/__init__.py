@@ -176,8 +176,8 @@ def rows_from_frame(frame: pd.DataFrame) -> list[list[object]]:
     [['a', 'b', '7'], [3, '1152921504606846976', None]]
     """
     rows: list[list[object]] = [[str(_plain(c)) for c in frame.columns]]
-    for row in frame.itertuples(index=False, name=None):
-        rows.append([_plain(v) for v in row])
+    # The values in one step rather than a column at a time: itertuples is slow on wide frames.
+    rows += [[_plain(v) for v in row] for row in frame.to_numpy(dtype=object).tolist()]
     return rows
 
 
