@@ -70,7 +70,8 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
     game = session.game
     layouts = {s.name: lay_out_tab(tabs[s.name], s, players=session.players, palette=game.palette())
                for s in (*game.state_tabs, *game.data_tabs) if s.name in tabs}
-    session.host.write(tabs, append=append, layouts=layouts, hidden=(ENGINE_TAB,))
+    session.host.write(tabs, append=append, layouts=layouts, hidden=(ENGINE_TAB,),
+                       shown={name: session.tabs[name] for name in tabs if name in session.tabs})
     session.tabs.update(tabs)
     session.tabs.update({name: _appended(session.tabs.get(name), rows) for name, rows in append.items()})
     session.log = []
@@ -90,12 +91,13 @@ def check_writable(session: Session, books: Mapping[str, Book]) -> None:
 
 
 @contextmanager
-def after_commit(round_number: int, what: str) -> Iterator[None]:
-    """Turn a failure while delivering into a message that says truly what was committed."""
+def after_commit(round_name: str, what: str) -> Iterator[None]:
+    """Turn a failure while delivering into a message that says truly what was committed
+    (`round_name` as the game says it: "day 2")."""
     try:
         yield
     except SheetsHostError as error:
-        raise BookError(f"round {round_number} is {what} and saved in the host book, but the other books "
+        raise BookError(f"{round_name} is {what} and saved in the host book, but the other books "
                         f"were not all written: {error}. Run the same command again to finish.") from None
 
 
@@ -138,6 +140,7 @@ class ResolveReport:
     over: bool = False
     standings: pd.DataFrame | None = None
     note: str = ""  # something the host should know (e.g. the round the redo left open)
+    word: str = "round"  # what the game calls a round ("day")
 
 
 def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[str, pd.DataFrame]]:
@@ -191,7 +194,7 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
     if text is not None:
         files = write_files(session.backend, game, state, number, text)
     remove_files(session.backend, session.last_resolved["round"] if session.last_resolved else 0)
-    return ResolveReport(number, "delivered", announcement=text or "", files=files)
+    return ResolveReport(number, "delivered", announcement=text or "", files=files, word=game.round_word)
 
 
 def set_aside_once(session: Session, round_number: int, aside: Mapping[str, Sequence[SubmitRow]]) -> list[dict]:

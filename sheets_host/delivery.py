@@ -165,7 +165,7 @@ def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
     if old is None or not len(old) or len(new) < len(old) or list(old.columns) != list(new.columns):
         return None
     def shown(frame: pd.DataFrame) -> list[list[str | None]]:
-        return [[None if v is None else str(v) for v in row] for row in rows_from_frame(frame)[1:]]
+        return [[None if v is None or v == "" else str(v) for v in row] for row in rows_from_frame(frame)[1:]]
     head = new.iloc[:len(old)]
     return new.iloc[len(old):] if shown(old) == shown(head) else None
 
@@ -176,7 +176,8 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
     """Write every non-host book (by role) for the host's current commit: the public view, each
     player's private view, status and history (and `submits[player]` as their submit tab when
     given), each group's view; then the book's engine tab. A tab the book already `shown` (as read
-    by this command) is not sent again, and one that only grew gets only its new rows."""
+    by this command) is not sent again, one that only grew gets only its new rows, and the backend
+    may send only the rows that changed of the others."""
     game = session.game
     stamp_tab = session.commit.frame()
     for role, book in books.items():
@@ -206,8 +207,9 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
                 if len(rows):
                     append[tab] = rows
         layouts = {t: layout for t, layout in layouts.items() if t in tabs}
+        before = shown.get(role, {})
         book.write({**tabs, ENGINE_TAB: stamp_tab}, append=append, layouts=layouts, protect=protect,
-                   hidden=(ENGINE_TAB,))
+                   hidden=(ENGINE_TAB,), shown={t: before[t] for t in tabs if t in before})
 
 
 def empty_submit(game: Game) -> pd.DataFrame:

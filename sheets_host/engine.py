@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -66,6 +66,7 @@ from .host import (
     parse_time,
     read_config,
     reindex,
+    snapshot_of,
     snapshot_rows,
     snapshot_tabs,
     stamp,
@@ -220,6 +221,7 @@ def _set_aside(round_number: int, attempt: int, readings: Mapping[str, Reading])
 class CheckReport:
     round: int | None
     readings: dict[str, Reading]
+    word: str = "round"  # what the game calls a round ("day")
 
     def table(self) -> pd.DataFrame:
         return pd.DataFrame([{"player": p, "submission": r.state, "counts": r.parsed.kept or "",
@@ -241,10 +243,20 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
             lines += [("problem", f"{p.where()}: {p.message}" if p.where() else p.message) for p in r.parsed.problems]
             status = status_frame(session, r.player, lines)
             book.write({"status": status}, layouts={"status": status_layout(status)})
-    return CheckReport(record["round"], readings)
+    return CheckReport(record["round"], readings, session.game.round_word)
 
 
-def lock(backend: Backend, clock: Clock = now_utc) -> int:
+class RoundDone(NamedTuple):
+    """The round lock or undo acted on, with what the game calls it ("day 2")."""
+
+    round: int
+    word: str = "round"
+
+    def __str__(self) -> str:
+        return f"{self.word} {self.round}"
+
+
+def lock(backend: Backend, clock: Clock = now_utc) -> RoundDone:
     """Freeze submissions now: a copy of every submit tab goes into the host book (it is what the
     round resolves with) and the tabs are protected so only the host can edit them."""
     with backend.hold("lock"):
@@ -265,7 +277,7 @@ def lock(backend: Backend, clock: Clock = now_utc) -> int:
         for player, book in player_books(session).items():
             status = status_frame(session, player.split(":", 1)[1])
             book.write({"status": status}, layouts={"status": status_layout(status)}, protect={"submit": True})
-    return record["round"]
+    return RoundDone(record["round"], session.game.round_word)
 
 
 # ---- resolve ------------------------------------------------------------------------------------
@@ -288,7 +300,7 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
         raise RoundError("the game is over: every round is resolved (use --redo to resolve the last again)")
     deadline = parse_time(record.get("deadline"), "rounds:deadline")
     if deadline and clock() < deadline and not early:
-        raise RoundError(f"round {record['round']}'s deadline is {stamp(deadline)}, still to come; "
+        raise RoundError(f"{session.game.round_word} {record['round']}'s deadline is {stamp(deadline)}, still to come; "
                          "use --early to resolve now")
     number = record["round"]
     locked = record["status"] == "locked"
@@ -297,7 +309,7 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
     due = [r for r in readings.values() if r.due]
     if not allow_empty and due and not any(r.rows or r.aside for r in due):
         # Most often a second `resolve` run by mistake right after the first.
-        raise RoundError(f"nobody has submitted anything for round {number}; "
+        raise RoundError(f"nobody has submitted anything for {session.game.round_word} {number}; "
                          "use --allow-empty to resolve it anyway (everyone gets the default)")
     if locked:
         attempt = record["attempt"]
@@ -365,23 +377,26 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
                  f"round {number} {'re-' if redo else ''}resolved" + (": the game is over" if over else ""))
     # The state before the round, once: a redo (or a resolve after an undo) usually starts from the
     # snapshot already there; one the host changed in between replaces it.
-    kept = snapshot_tabs(session.tabs["snapshots"]).get(number)
-    added, extra = snapshot_rows(game, state, number), {}
-    if kept is not None:
-        if kept != snapshot_tabs(frame(added, SNAPSHOTS.header))[number]:
-            others = [r for r in session.tabs["snapshots"].to_dict("records") if cells.text(r.get("round")) != str(number)]
-            extra = {"snapshots": frame(others + added, SNAPSHOTS.header)}
+    # Those of later rounds (undone) go with it: the rounds will start from other states.
+    snapshots = snapshot_tabs(session.tabs["snapshots"])
+    earlier = {n: tabs for n, tabs in snapshots.items() if n < number}
+    added, extra = snapshot_rows(game, state, number, earlier), {}
+    if number in snapshots:
+        if snapshots[number] != snapshot_of(game, state):
+            kept = [r for r in session.tabs["snapshots"].to_dict("records")
+                    if cells.text(r.get("round")) in {str(n) for n in earlier}]
+            extra = {"snapshots": frame(kept + added, SNAPSHOTS.header)}
         added = []
     check_writable(session, books)
     try:
         commit(session, new_state, archive=archive, snapshots=added, extra=extra,
                operation=next_commit(session, "redo" if redo else "resolve", number, attempt))
     except SheetsHostError as e:
-        raise BookError(f"writing the host book failed, so round {number} is not {'re' if redo else ''}resolved: {e}") from None
+        raise BookError(f"writing the host book failed, so {game.round_word} {number} is not {'re' if redo else ''}resolved: {e}") from None
     session.state = new_state
 
     text = game.announcement(state, new_state)
-    with after_commit(number, "redone" if redo else "resolved"):
+    with after_commit(f"{game.round_word} {number}", "redone" if redo else "resolved"):
         # A redo leaves submit tabs alone: players may already be typing the next round.
         submits = {} if redo else {p: empty_submit(game) for p in session.players}
         deliver(session, new_state, books, submits=submits, shown=read,
@@ -389,16 +404,16 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
         files = write_files(session.backend, game, new_state, number, text)
     note = ""
     if redo and following is not None and following["attempt"]:
-        note = (f"round {following['round']} stays {following['status']}, its submissions untouched: "
+        note = (f"{game.round_word} {following['round']} stays {following['status']}, its submissions untouched: "
                 "`resolve` resolves it")
     return ResolveReport(number, "redone" if redo else "resolved", dict(readings), text, files, over,
-                         game.standings(new_state) if over else None, note)
+                         game.standings(new_state) if over else None, note, game.round_word)
 
 
 # ---- undo, status -------------------------------------------------------------------------------
 
 
-def undo(backend: Backend, clock: Clock = now_utc) -> int:
+def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
     """Restore the state before the last resolve and give players back that round's submissions;
     whatever they had typed for the next round is set aside in the archive first."""
     with backend.hold("undo"):
@@ -423,12 +438,12 @@ def undo(backend: Backend, clock: Clock = now_utc) -> int:
         check_writable(session, books)
         commit(session, state, archive=archive, operation=next_commit(session, "undo", number, attempt))
         session.state = state
-        with after_commit(number, "undone"):
+        with after_commit(f"{session.game.round_word} {number}", "undone"):
             deliver(session, state, books, shown=read,
                     submits={p: submit_frame(session.game, restored[p]) for p in session.players},
                     announcements_tab=announcements(session.game, read["public"].get("announcements"), number, None))
             remove_files(backend, number - 1)
-    return number
+    return RoundDone(number, session.game.round_word)
 
 
 @dataclass
@@ -437,6 +452,7 @@ class StatusReport:
     round: int | None
     deadline: str
     submitted: dict[str, str]
+    word: str = "round"  # what the game calls a round ("day")
 
 
 def status(backend: Backend, clock: Clock = now_utc) -> StatusReport:
@@ -454,7 +470,8 @@ def status(backend: Backend, clock: Clock = now_utc) -> StatusReport:
         when += f"; locked at {record['frozen at']}"
     read = {role: book.read(["submit"], formulas=True) for role, book in player_books(session).items()}
     readings = _read_submissions(session, record, read, clock())
-    return StatusReport(session.game.title, record["round"], when, {p: r.state for p, r in readings.items()})
+    return StatusReport(session.game.title, record["round"], when, {p: r.state for p, r in readings.items()},
+                        session.game.round_word)
 
 
 # ---- replay -------------------------------------------------------------------------------------

@@ -588,6 +588,35 @@ class BatchUpdates:
             sheet.widths[c] = size
         return {}
 
+    def _do_insertDimension(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
+        """Rows moved down to make room; the new ones take the format of the row before or after."""
+        sheet, start, end = _row_span(sheets, args.get("range", {}))
+        before = bool(args.get("inheritFromBefore"))
+        if start > sheet.rows or (before and start == 0):
+            raise GoogleError(400, f"Invalid insertDimension: cannot insert rows {start}:{end} into a sheet of "
+                                   f"{sheet.rows} rows{' inheriting from before the first' if before else ''}")
+        count, source = end - start, start - 1 if before else start
+        model = {c: cell.get("userEnteredFormat") for (r, c), cell in sheet.cells.items() if r == source}
+        sheet.cells = {(r + count if r >= start else r, c): cell for (r, c), cell in sheet.cells.items()}
+        for c, fmt in model.items():
+            if fmt:
+                for r in range(start, end):
+                    sheet.cells[(r, c)] = {"userEnteredFormat": copy.deepcopy(fmt)}
+        sheet.rows += count
+        return {}
+
+    def _do_deleteDimension(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
+        sheet, start, end = _row_span(sheets, args.get("range", {}))
+        if end > sheet.rows:
+            raise GoogleError(400, f"Invalid deleteDimension: rows {start}:{end} of a sheet of {sheet.rows} rows")
+        if sheet.rows - (end - start) <= sheet.frozen_rows:
+            raise GoogleError(400, "You can't delete all the rows on the sheet.")
+        count = end - start
+        sheet.cells = {(r - count if r >= end else r, c): cell for (r, c), cell in sheet.cells.items()
+                       if not start <= r < end}
+        sheet.rows -= count
+        return {}
+
     def _do_addProtectedRange(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
         protected = copy.deepcopy(args["protectedRange"])
         sheet = sheet_by_id(sheets, protected.get("range", {}).get("sheetId", 0))
@@ -611,6 +640,17 @@ class BatchUpdates:
             raise GoogleError(400, "You can't remove all the sheets in a document.")
         sheets.remove(sheet)
         return {}
+
+
+def _row_span(sheets: list[FakeSheet], span: dict[str, Any]) -> tuple[FakeSheet, int, int]:
+    """The sheet and rows of a DimensionRange; the fake moves rows only, never columns."""
+    sheet = sheet_by_id(sheets, span.get("sheetId", 0))
+    if span.get("dimension") != "ROWS":
+        raise GoogleError(400, f"fake: only rows can be inserted or deleted, not {span}")
+    start, end = span.get("startIndex", 0), span.get("endIndex", sheet.rows)
+    if not 0 <= start < end:
+        raise GoogleError(400, f"Invalid dimension range {start}:{end}")
+    return sheet, start, end
 
 
 def _check_frozen(sheet: FakeSheet) -> None:

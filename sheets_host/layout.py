@@ -54,12 +54,14 @@ class ColumnLayout:
 class TabLayout:
     """A tab: its columns, the header rows frozen (bold, shaded), `input_rows` body rows shaded for
     input (dropdowns go there too), and background `fills` by (row, column), 0-based with the
-    header as row 0."""
+    header as row 0: by each cell's text, or `positional_fills` when they mark rows by where they
+    are (a problem highlighted), so that a writer cannot keep a row's fill when the row moves."""
 
     columns: tuple[ColumnLayout, ...]
     frozen_rows: int = 1
     input_rows: int = 0
     fills: Mapping[tuple[int, int], Colour] = field(default_factory=dict)
+    positional_fills: bool = False
 
     def rows(self, data_rows: int) -> int:
         """How many body rows the layout covers: the data, or the input area when larger."""
@@ -121,7 +123,7 @@ def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, n
     for r, colour in highlight.items():
         for c in range(len(columns)):
             fills.setdefault((r + 1, c), colour)
-    return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=fills)
+    return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=fills, positional_fills=bool(highlight))
 
 
 def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str] = (),

@@ -86,3 +86,17 @@ def test_help_imports_neither_pandas_nor_openpyxl_nor_the_games():
     loaded = [m for m in modules.split() if any(m == h or m.startswith(h if h.endswith(".") else h + ".")
                                                  for h in HEAVY)]
     assert loaded == []
+
+
+def test_the_host_is_told_of_days_in_a_game_of_days(tmp_path):
+    """Issue 9: Magician's Market calls its rounds days, to the host as to the players."""
+    where = str(tmp_path / "mm")
+    result = runner.invoke(app, ["new", "magicians-market", where, "--players", "Ann,Bo,Cy,Di"])
+    assert result.exit_code == 0 and "Day 1 is open" in result.output
+    result = runner.invoke(app, ["check", where])
+    assert result.exit_code == 0 and result.output.startswith("day 1\n")
+    result = runner.invoke(app, ["resolve", where])
+    assert result.exit_code == 2 and "nobody has submitted anything for day 1" in result.output
+    result = runner.invoke(app, ["status", where])
+    assert "Magician's Market: day 1, deadline" in result.output
+    assert "round" not in result.output

@@ -380,3 +380,45 @@ def test_a_snapshot_longer_than_an_xlsx_cell_is_split_and_read_back_whole(folder
     folder_backend.book("host").write({"snapshots": SNAPSHOTS.frame(rows)})
     back = folder_backend.book("host").read(["snapshots"])["snapshots"]
     assert snapshot_tabs(back) == {3: Big().dump(None)}
+
+
+def test_a_snapshot_stores_of_a_growing_history_only_what_the_round_added():
+    """Issue 9: snapshots appended each round stay flat in size however long the history."""
+    import json
+
+    from sheets_host.host import SNAPSHOTS, snapshot_rows, snapshot_tabs
+
+    class History:
+        def dump(self, state):
+            return {"history": [{"n": n} for n in range(state)], "board": [{"size": state}]}
+
+    first = snapshot_rows(History(), 3, 1)
+    second = snapshot_rows(History(), 5, 2, snapshot_tabs(SNAPSHOTS.frame(first)))
+    assert {r["tab"]: json.loads(r["json"]) for r in second} == {
+        "history": {"after round": 1, "then": [{"n": 3}, {"n": 4}]}, "board": [{"size": 5}]}
+    assert snapshot_tabs(SNAPSHOTS.frame(first + second)) == {1: History().dump(3), 2: History().dump(5)}
+    # Round 1's rows deleted: round 2's history cannot be rebuilt, and the message says why.
+    with pytest.raises(SchemaErrors, match=r"earlier round's snapshot of 'history' \(round 1\)"):
+        snapshot_tabs(SNAPSHOTS.frame(second))
+
+
+def test_resolving_again_from_a_state_the_host_changed_replaces_its_snapshot_and_drops_later_ones(folder_backend):
+    from sheets_host.host import snapshot_tabs
+
+    new(folder_backend)
+    for _ in range(3):
+        submit_all(folder_backend)
+        resolve(folder_backend)
+    assert set(snapshot_tabs(host(folder_backend, "snapshots"))) == {1, 2, 3}
+    engine.undo(folder_backend, fixed_clock)
+    engine.undo(folder_backend, fixed_clock)
+    # The host corrects the state before round 2 is played again: Ada missed round 1.
+    missed = pd.DataFrame([{"round": 1, "player": "Ada"}])
+    folder_backend.book("host").write({"missed": missed})
+    submit_all(folder_backend)
+    resolve(folder_backend)
+    snapshots = snapshot_tabs(host(folder_backend, "snapshots"))
+    assert set(snapshots) == {1, 2}  # round 3's, of a state that will never be, is gone
+    assert snapshots[2]["missed"] == [{"round": 1, "player": "Ada"}]
+    engine.undo(folder_backend, fixed_clock)  # back to the corrected state
+    assert host(folder_backend, "missed").to_dict("records") == [{"round": 1, "player": "Ada"}]

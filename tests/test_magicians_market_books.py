@@ -73,7 +73,7 @@ def test_undo_and_redo_restore_the_day_from_its_snapshot(folder_backend):
         bots_submit(folder_backend, engine.open_session(folder_backend, fixed_clock), 3)
         engine.resolve(folder_backend, early=True, clock=fixed_clock)
     before = engine.open_session(folder_backend, fixed_clock).state
-    assert engine.undo(folder_backend, fixed_clock) == 2
+    assert engine.undo(folder_backend, fixed_clock).round == 2
     assert engine.open_session(folder_backend, fixed_clock).state.round == 2
     engine.resolve(folder_backend, early=True, clock=fixed_clock)
     engine.resolve(folder_backend, redo=True, clock=fixed_clock)

@@ -463,7 +463,7 @@ def test_the_demo_plays_a_whole_duel_through_xlsx_books(tmp_path):
     assert report.over and report.round % 3 == 0
     public = openpyxl.load_workbook(tmp_path / "duel" / "public.xlsx")
     assert {"duel", "auctions", "summonings", "cards", "status", "announcements"} <= set(public.sheetnames)
-    ada = pd.read_excel(tmp_path / "duel" / "players" / "Ada.xlsx", sheet_name=None)
+    ada = pd.read_excel(tmp_path / "duel" / "players" / "Ada.xlsx", sheet_name=None, engine="openpyxl")
     assert {"my duel", "inventory", "status", "submit"} <= set(ada)
     assert not {"decks", "lanterns"} & set(public.sheetnames)
     with pytest.raises(SheetsHostError, match="takes 2 players; got 3"):

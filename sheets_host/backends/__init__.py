@@ -44,7 +44,7 @@ class Book(Protocol):
 
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
-              hidden: Collection[str] = ()) -> None:
+              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {}) -> None:
         """Replace the whole content of each tab in `tabs` (creating it if needed), other tabs untouched,
         and add the rows of each frame in `append` after the last row of its tab (a tab not there
         yet is created with the frame's header), so a log that only grows costs only its new rows;
@@ -52,7 +52,8 @@ class Book(Protocol):
 
         Each tab written whole is formatted by its layout in `layouts`, else by `lay_out(frame)`;
         `protect` locks (True) or unlocks (False) tabs so that only the host can edit them; tabs
-        named in `hidden` are created hidden. Raises BookError (naming the book and what to do)
+        named in `hidden` are created hidden. `shown` gives what tabs of `tabs` held when this command
+        read them (or last wrote them): a backend may then send only the rows that changed. Raises BookError (naming the book and what to do)
         when the book cannot be written; the book is then as it was."""
 
     def check_writable(self) -> None:

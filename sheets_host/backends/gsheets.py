@@ -46,8 +46,6 @@ Credentials and retries are in `gsheets_client`.
 from __future__ import annotations
 
 import copy
-import functools
-import math
 import os
 import random
 import re
@@ -58,7 +56,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import gspread
 import pandas as pd
@@ -78,37 +76,28 @@ from gspread.utils import (
 
 from ..cells import column_letter, fold
 from ..errors import BookError, BusyError
-from ..layout import HEADER_FILL, INPUT_FILL, ColumnLayout, TabLayout, lay_out
+from ..layout import TabLayout, lay_out
 from . import frame_from_rows, match_tab, rows_from_frame
 from .gsheets_client import RetryingHTTPClient, connect, drive_reason
+from .sheets_api import (
+    LOCK,
+    METADATA_FIELDS,
+    Cells,
+    Tab,
+    append_rows,
+    cell_data,
+    cell_values,
+    grid_fields,
+    grid_of,
+    patch_tab,
+    replace_tab,
+    tabs_of,
+)
 
-LOCK = "sheets-host lock"
 LEASE = "sheets-host lease"
 # Longer than any command should take; a lease left by a command that died frees itself after it.
 LEASE_TIME = timedelta(minutes=10)
 CELL_LIMIT = 50_000  # characters in one cell
-# A new tab gets at least Google's default grid, so players have room to type.
-NEW_TAB_ROWS, NEW_TAB_COLUMNS = 1000, 26
-# A column `width` characters wide, in pixels: about 7 a character in Sheets' default font, and padding.
-PIXELS_PER_CHARACTER, PADDING_PIXELS = 7, 10
-LIST_LIMIT = 500  # the most items a dropdown is given
-_PROPERTIES = ("properties(sheetId,title,gridProperties(rowCount,columnCount,frozenRowCount)),"
-               "protectedRanges(protectedRangeId,description)")
-_METADATA_FIELDS = f"sheets({_PROPERTIES})"
-# A cell read as the values API's UNFORMATTED_VALUE (or FORMULA) with dates as FORMATTED_STRING.
-_DATE_TYPES = frozenset({"DATE", "TIME", "DATE_TIME"})
-# Every cell field a tab written whole is given (the rest of the sheet has them cleared).
-_WRITTEN_FIELDS = "userEnteredValue,userEnteredFormat,note,dataValidation"
-_COLUMN_FIELDS = ("userEnteredFormat.numberFormat,userEnteredFormat.horizontalAlignment,"
-                  "userEnteredFormat.wrapStrategy,dataValidation")
-
-
-def _grid_fields(formulas: bool) -> str:
-    """The fields mask of a read: the metadata, and of each cell its value as typed (`formulas`) or
-    as computed, the text shown (for dates and errors) and whether its number format is a date."""
-    value = "userEnteredValue" if formulas else "effectiveValue"
-    return (f"sheets({_PROPERTIES},data(startRow,startColumn,"
-            f"rowData(values({value},formattedValue,effectiveFormat(numberFormat(type))))))")
 
 
 def spreadsheet_id(ref: str) -> str:
@@ -130,18 +119,6 @@ def spreadsheet_id(ref: str) -> str:
     return ref
 
 
-@dataclass
-class _Tab:
-    sheet_id: int
-    rows: int  # grid size: 0 x 0 for a sheet without cells (a chart sheet)
-    cols: int
-    locks: list[int]  # ids of our protected ranges on it
-    frozen: int = 0  # frozen rows
-
-
-Cells = list[list[dict[str, Any]]]  # a tab's CellData by row, as a read answers them
-
-
 class GoogleBook:
     """One spreadsheet. Its metadata comes with its first read (or the lease) and is then kept in
     step with our writes, whose replies carry it."""
@@ -155,7 +132,7 @@ class GoogleBook:
         # A spreadsheet we just created holds one empty default tab; the first write drops it,
         # as the xlsx backend does, so players open the book on a tab that matters.
         self._fresh = fresh
-        self._meta: dict[str, _Tab] | None = None
+        self._meta: dict[str, Tab] | None = None
         # The whole book's cells as the lease's reply gave them (values as computed), until a write.
         self._grid: dict[str, Cells] | None = None
         self._lease: int | None = None  # sheetId of the lease we hold in this book
@@ -173,11 +150,11 @@ class GoogleBook:
         except APIError as e:
             raise self._refusal(what, e) from None
 
-    def _tabs(self) -> dict[str, _Tab]:
+    def _tabs(self) -> dict[str, Tab]:
         """The tabs' metadata; one request when no read, lease or write has brought it yet."""
         if self._meta is None:
             with self._asking("open"):
-                self._meta = _tabs_of(self._http.fetch_sheet_metadata(self.id, params={"fields": _METADATA_FIELDS}))
+                self._meta = tabs_of(self._http.fetch_sheet_metadata(self.id, params={"fields": METADATA_FIELDS}))
         return self._meta
 
     def _find(self, name: str, titles: Iterable[str]) -> str | None:
@@ -203,12 +180,12 @@ class GoogleBook:
             wanted = {t: t for t in grid if t != LEASE}
         else:
             wanted = {n: title for n in tabs if (title := self._find(n, meta)) is not None and title in grid}
-        return {n: frame_from_rows(_values(grid[title], formulas)) for n, title in wanted.items()}
+        return {n: frame_from_rows(cell_values(grid[title], formulas)) for n, title in wanted.items()}
 
-    def _fetch(self, tabs: Sequence[str] | None, formulas: bool) -> tuple[dict[str, _Tab], dict[str, Cells]] | None:
+    def _fetch(self, tabs: Sequence[str] | None, formulas: bool) -> tuple[dict[str, Tab], dict[str, Cells]] | None:
         """The metadata and the cells of the tabs wanted (all of them when the tabs' titles are not
         known yet); None when none of the tabs wanted is there (no request)."""
-        params: ParamsType = {"includeGridData": "true", "fields": _grid_fields(formulas)}
+        params: ParamsType = {"includeGridData": "true", "fields": grid_fields(formulas)}
         ranged = tabs is not None and self._meta is not None
         if ranged:
             assert self._meta is not None
@@ -223,21 +200,22 @@ class GoogleBook:
                 self._meta = None  # a tab was renamed or deleted since we learnt them: read the whole book
                 return self._fetch(tabs, formulas)
             raise self._refusal("read" if self._meta is not None else "open", e) from None
-        found = _tabs_of(reply)
+        found = tabs_of(reply)
         if ranged:
             assert self._meta is not None
             self._meta.update(found)
         else:
             self._meta = found
-        return self._meta, _grid_of(reply)
+        return self._meta, grid_of(reply)
 
     def check_writable(self) -> None:
         """Nothing to check ahead: Google refuses a write as a whole (see `write`)."""
 
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
-              hidden: Collection[str] = ()) -> None:
-        """One ``batchUpdate`` (see the module's docstring and `Book.write`)."""
+              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {}) -> None:
+        """One ``batchUpdate`` (see the module's docstring and `Book.write`); a tab `shown` as it
+        stands is patched (`patch_tab`) rather than written whole."""
         table = {name: rows_from_frame(frame) for name, frame in tabs.items()}
         added = {name: rows_from_frame(frame) for name, frame in append.items()}
         self._check_cells(table)
@@ -253,18 +231,20 @@ class GoogleBook:
             title = self._find(name, after) or name
             written.append(title)
             layout = layouts.get(name)
-            requests_ += _replace(after, title, rows, layout if layout is not None else lay_out(tabs[name]),
-                                  hidden=name in hidden)
+            layout = layout if layout is not None else lay_out(tabs[name])
+            before = _as_in_sheet(shown[name]) if name in shown and title in after else None
+            patch = patch_tab(after[title], before, rows, layout) if before is not None else None
+            requests_ += patch if patch is not None else replace_tab(after, title, rows, layout, hidden=name in hidden)
         for name, rows in added.items():
             title = self._find(name, after)
             if title is None:  # not there yet: created with the frame's header
                 written.append(name)
                 layout = layouts.get(name)
-                requests_ += _replace(after, name, rows, layout if layout is not None else lay_out(append[name]),
-                                      hidden=name in hidden)
+                requests_ += replace_tab(after, name, rows, layout if layout is not None else lay_out(append[name]),
+                                         hidden=name in hidden)
             elif len(rows) > 1:
                 written.append(title)
-                requests_ += _append(after[title], rows[1:])
+                requests_ += append_rows(after[title], rows[1:])
         for name, locked in protect.items():
             title = self._find(name, after)
             if title is None:
@@ -285,7 +265,7 @@ class GoogleBook:
         body = {"requests": requests_, "includeSpreadsheetInResponse": True}
         try:
             reply = self._http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.id, json=body,
-                                       params={"fields": f"updatedSpreadsheet({_METADATA_FIELDS})"})
+                                       params={"fields": f"updatedSpreadsheet({METADATA_FIELDS})"})
         except APIError as e:
             if self._lease is not None and _lease_gone(e):
                 self._lease = None
@@ -296,7 +276,7 @@ class GoogleBook:
                 ) from None
             raise self._refusal("write", e) from None
         # The reply's metadata: grid sizes after appends, the ids of new locks.
-        self._meta = _tabs_of(reply.json()["updatedSpreadsheet"])
+        self._meta = tabs_of(reply.json()["updatedSpreadsheet"])
         self._grid = None
         self._fresh = False
         self._lease = None
@@ -352,15 +332,15 @@ class GoogleBook:
             {"addSheet": {"properties": {"sheetId": sheet_id, "title": LEASE, "hidden": True,
                                          "gridProperties": {"rowCount": len(rows), "columnCount": 2}}}},
             {"updateCells": {"range": {"sheetId": sheet_id}, "fields": "userEnteredValue",
-                             "rows": [{"values": [_cell(v) for v in row]} for row in rows]}},
+                             "rows": [{"values": [cell_data(v) for v in row]} for row in rows]}},
         ]
         # The reply carries the whole book, so taking the lease also reads the host book.
         body = {"requests": requests_, "includeSpreadsheetInResponse": True, "responseIncludeGridData": True}
-        fields = f"updatedSpreadsheet({_grid_fields(False)})"
+        fields = f"updatedSpreadsheet({grid_fields(False)})"
         reply = self._http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.id, params={"fields": fields}, json=body)
         spreadsheet = reply.json()["updatedSpreadsheet"]
-        self._meta = _tabs_of(spreadsheet)
-        self._grid = {title: cells for title, cells in _grid_of(spreadsheet).items() if title != LEASE}
+        self._meta = tabs_of(spreadsheet)
+        self._grid = {title: cells for title, cells in grid_of(spreadsheet).items() if title != LEASE}
         self._lease = sheet_id
 
     def _read_lease(self) -> _Holder | None:
@@ -408,6 +388,21 @@ class _Holder:
         return f"{self.command!r} (process {self.process} on {self.machine}), running since {_stamp(self.taken)}"
 
 
+def _as_in_sheet(frame: pd.DataFrame) -> list[list[object]] | None:
+    """The rows of `frame` (header first) where they stand in the sheet: a frame as written (index
+    0, 1, ...), or as read (index the sheet's row numbers) with no blank row left out between its
+    rows; None when where its rows stand is not known.
+
+    >>> _as_in_sheet(pd.DataFrame({"a": [1, 2]}, index=[2, 3])), _as_in_sheet(pd.DataFrame({"a": [1, 2]}, index=[2, 4]))
+    ([['a'], [1], [2]], None)
+    """
+    index = frame.index
+    written = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    if not written and list(index) != list(range(2, 2 + len(frame))):
+        return None
+    return rows_from_frame(frame)
+
+
 def _stamp(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
 
@@ -419,261 +414,6 @@ def _parse_stamp(text: object) -> datetime:
 def _lease_gone(error: APIError) -> bool:
     """Google's answer to deleting a sheetId that no longer exists (our lease: always requests[0])."""
     return error.response.status_code == 400 and "requests[0].deleteSheet" in str(error.error.get("message"))
-
-
-# -- reading ---------------------------------------------------------------------------------------
-
-def _tabs_of(spreadsheet: Mapping[str, Any]) -> dict[str, _Tab]:
-    """Tabs by title from a Spreadsheet resource (the fields of `_PROPERTIES`)."""
-    tabs = {}
-    for sheet in spreadsheet.get("sheets", []):
-        props, grid = sheet["properties"], sheet["properties"].get("gridProperties", {})
-        locks = [p["protectedRangeId"] for p in sheet.get("protectedRanges", []) if p.get("description") == LOCK]
-        tabs[props["title"]] = _Tab(props["sheetId"], grid.get("rowCount", 0), grid.get("columnCount", 0), locks,
-                                    grid.get("frozenRowCount", 0))
-    return tabs
-
-
-def _grid_of(spreadsheet: Mapping[str, Any]) -> dict[str, Cells]:
-    """Each tab's cells, by title, from a Spreadsheet resource with grid data (a sheet without
-    cells, such as a chart sheet, is left out)."""
-    out: dict[str, Cells] = {}
-    for sheet in spreadsheet.get("sheets", []):
-        props = sheet["properties"]
-        if not props.get("gridProperties", {}).get("columnCount"):
-            continue
-        rows: Cells = []
-        for block in sheet.get("data", []):
-            r0, c0 = block.get("startRow", 0), block.get("startColumn", 0)
-            for i, row in enumerate(block.get("rowData", [])):
-                while len(rows) <= r0 + i:
-                    rows.append([])
-                cells, target = row.get("values", []), rows[r0 + i]
-                if len(target) < c0 + len(cells):
-                    target.extend([{}] * (c0 + len(cells) - len(target)))
-                target[c0:c0 + len(cells)] = cells
-        out[props["title"]] = rows
-    return out
-
-
-def _values(cells: Cells, formulas: bool) -> list[list[object]]:
-    return [[_value(cell, formulas) for cell in row] for row in cells]
-
-
-def _value(cell: Mapping[str, Any], formulas: bool) -> object:
-    """A cell as the values API renders it: UNFORMATTED_VALUE, or FORMULA when `formulas`, a date
-    or time as the text shown (FORMATTED_STRING), an error as its text (#DIV/0!)."""
-    value = cell.get("userEnteredValue" if formulas else "effectiveValue")
-    if not value:
-        return None
-    if "formulaValue" in value:
-        return value["formulaValue"]
-    number_type = cell.get("effectiveFormat", {}).get("numberFormat", {}).get("type")
-    if "errorValue" in value or ("numberValue" in value and number_type in _DATE_TYPES):
-        return cell.get("formattedValue")
-    result = next(iter(value.values()))
-    if isinstance(result, float) and result.is_integer() and abs(result) < 2**53:
-        return int(result)  # as the values API's JSON: 5, not 5.0
-    return result
-
-
-# -- writing ---------------------------------------------------------------------------------------
-
-def _free_sheet_id(tabs: Iterable[_Tab]) -> int:
-    """The smallest unused positive sheetId: we choose it so later requests of the batch can use it."""
-    used = {t.sheet_id for t in tabs}
-    return next(i for i in range(1, len(used) + 2) if i not in used)
-
-
-def _cell(value: object) -> dict[str, Any]:
-    """A CellData for a plain value (see `rows_from_frame`); {} clears the cell."""
-    if value is None:
-        return {}
-    if isinstance(value, bool):
-        return {"userEnteredValue": {"boolValue": value}}
-    if isinstance(value, (int, float)) and math.isfinite(value):
-        return {"userEnteredValue": {"numberValue": value}}
-    return {"userEnteredValue": {"stringValue": str(value)}}
-
-
-def _row(cells: list[dict[str, Any]]) -> dict[str, Any]:
-    """A RowData, trailing empty cells left out (the range clears them anyway)."""
-    while cells and not cells[-1]:
-        cells.pop()
-    return {"values": cells} if cells else {}
-
-
-def _replace(tabs: dict[str, _Tab], title: str, rows: list[list[object]], layout: TabLayout, *,
-             hidden: bool) -> list[dict[str, Any]]:
-    """The requests that make tab `title` hold `rows` (header first) laid out by `layout`, adding
-    or growing it as needed; `tabs` is updated to match."""
-    body = len(rows) - 1
-    covered = layout.rows(body)  # body rows the columns' formats and dropdowns cover
-    frozen, columns = layout.frozen_rows, layout.columns
-    input_end = 1 + layout.input_rows  # sheet rows 1 .. input_end - 1 are shaded for input
-    fills: dict[int, dict[int, str]] = {}
-    for (r, c), colour in layout.fills.items():
-        fills.setdefault(r, {})[c] = colour
-    sent = max(len(rows), max(fills, default=-1) + 1)  # rows given cell by cell
-    height = max(sent, 1 + covered, input_end, frozen + 1)  # a sheet must keep a row unfrozen
-    width = max(1, len(columns), *map(len, rows))
-    out: list[dict[str, Any]] = []
-    tab = tabs.get(title)
-    if tab is None:
-        tab = tabs[title] = _Tab(_free_sheet_id(tabs.values()), max(height, NEW_TAB_ROWS), max(width, NEW_TAB_COLUMNS), [], frozen)
-        grid = {"rowCount": tab.rows, "columnCount": tab.cols}
-        if frozen:
-            grid["frozenRowCount"] = frozen
-        props: dict[str, Any] = {"sheetId": tab.sheet_id, "title": title, "gridProperties": grid}
-        if hidden:
-            props["hidden"] = True
-        out.append({"addSheet": {"properties": props}})
-    else:
-        grid = {}
-        if height > tab.rows:
-            grid["rowCount"] = tab.rows = height
-        if width > tab.cols:
-            grid["columnCount"] = tab.cols = width
-        if frozen != tab.frozen:
-            grid["frozenRowCount"] = tab.frozen = frozen
-        if grid:
-            out.append({"updateSheetProperties": {
-                "properties": {"sheetId": tab.sheet_id, "gridProperties": grid},
-                "fields": ",".join(f"gridProperties.{key}" for key in grid),
-            }})
-    # Values, header formats, notes and backgrounds cell by cell; a whole-sheet range, so every
-    # cell they do not cover is cleared of all four fields.
-    data = []
-    for r in range(sent):
-        values = rows[r] if r < len(rows) else []
-        styled = r < frozen or 1 <= r < input_end
-        row_fills = fills.get(r, {})
-        cells = []
-        for c in range(max(len(values), len(columns) if styled else 0, max(row_fills, default=-1) + 1)):
-            cell = _cell(values[c]) if c < len(values) else {}
-            fmt: dict[str, Any] = {"textFormat": {"bold": True}} if r < frozen else {}
-            colour = row_fills.get(c) or (HEADER_FILL if r < frozen else INPUT_FILL if 1 <= r < input_end else None)
-            if colour:
-                fmt["backgroundColor"] = _colour(colour)
-            if fmt:
-                cell["userEnteredFormat"] = fmt
-            if r == 0 and c < len(columns) and columns[c].note:
-                cell["note"] = columns[c].note
-            cells.append(cell)
-        data.append(_row(cells))
-    out.append({"updateCells": {"range": {"sheetId": tab.sheet_id}, "rows": data, "fields": _WRITTEN_FIELDS}})
-    if sent < input_end and columns:  # input rows beyond those sent: shaded as a block
-        out.append({"repeatCell": {
-            "range": {"sheetId": tab.sheet_id, "startRowIndex": sent, "endRowIndex": input_end,
-                      "startColumnIndex": 0, "endColumnIndex": len(columns)},
-            "cell": {"userEnteredFormat": {"backgroundColor": _colour(INPUT_FILL)}},
-            "fields": "userEnteredFormat.backgroundColor",
-        }})
-    # Each run of alike columns: number format, alignment, wrapping and dropdown over the body.
-    if covered:
-        for c0, c1, column in _runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.choices)):
-            out.append({"repeatCell": {
-                "range": {"sheetId": tab.sheet_id, "startRowIndex": 1, "endRowIndex": 1 + covered,
-                          "startColumnIndex": c0, "endColumnIndex": c1},
-                "cell": _column_cell(column),
-                "fields": _COLUMN_FIELDS,
-            }})
-    for c0, c1, column in _runs(columns, lambda col: col.width):
-        out.append({"updateDimensionProperties": {
-            "range": {"sheetId": tab.sheet_id, "dimension": "COLUMNS", "startIndex": c0, "endIndex": c1},
-            "properties": {"pixelSize": column.width * PIXELS_PER_CHARACTER + PADDING_PIXELS},
-            "fields": "pixelSize",
-        }})
-    return out
-
-
-def _append(tab: _Tab, rows: list[list[object]]) -> list[dict[str, Any]]:
-    """The requests that add `rows` after the last row with data of `tab` (Google inserts rows as
-    needed; columns are added here)."""
-    out: list[dict[str, Any]] = []
-    width = max(1, *map(len, rows))
-    if width > tab.cols:
-        tab.cols = width
-        out.append({"updateSheetProperties": {"properties": {"sheetId": tab.sheet_id, "gridProperties": {"columnCount": width}},
-                                              "fields": "gridProperties.columnCount"}})
-    out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": [_row([_cell(v) for v in row]) for row in rows],
-                                "fields": "userEnteredValue"}})
-    return out
-
-
-_T = TypeVar("_T")
-
-
-def _runs(items: Sequence[_T], key: Callable[[_T], object]) -> list[tuple[int, int, _T]]:
-    """(start, end, first item) of each run of adjacent items with the same key.
-
-    >>> _runs("aabca", str)
-    [(0, 2, 'a'), (2, 3, 'b'), (3, 4, 'c'), (4, 5, 'a')]
-    """
-    out: list[tuple[int, int, _T]] = []
-    for i, item in enumerate(items):
-        if out and key(out[-1][2]) == key(item) and out[-1][1] == i:
-            out[-1] = (out[-1][0], i + 1, out[-1][2])
-        else:
-            out.append((i, i + 1, item))
-    return out
-
-
-def _column_cell(column: ColumnLayout) -> dict[str, Any]:
-    fmt: dict[str, Any] = {"horizontalAlignment": column.align.upper(), "wrapStrategy": "WRAP" if column.wrap else "OVERFLOW_CELL"}
-    if column.number_format:
-        fmt["numberFormat"] = _number_format(column.number_format)
-    cell: dict[str, Any] = {"userEnteredFormat": fmt}
-    rule = _dropdown(column.choices)
-    if rule:
-        cell["dataValidation"] = rule
-    return cell
-
-
-def _colour(rgb: str) -> dict[str, float]:
-    """'D9E2F3' as a Google Color.
-
-    >>> _colour("FF8000")
-    {'red': 1.0, 'green': 0.502, 'blue': 0.0}
-    """
-    return dict(_rgb(rgb))
-
-
-@functools.lru_cache(maxsize=256)
-def _rgb(rgb: str) -> tuple[tuple[str, float], ...]:
-    return tuple((name, round(int(rgb[i:i + 2], 16) / 255, 4)) for name, i in (("red", 0), ("green", 2), ("blue", 4)))
-
-
-def _number_format(pattern: str) -> dict[str, str]:
-    """An Excel number pattern as a Google NumberFormat (Sheets reads the same pattern syntax).
-
-    >>> _number_format("#,##0.##"), _number_format("0%")["type"], _number_format("yyyy-mm-dd hh:mm")["type"]
-    ({'type': 'NUMBER', 'pattern': '#,##0.##'}, 'PERCENT', 'DATE_TIME')
-    """
-    bare = re.sub(r'"[^"]*"|\\.|\[[^\]]*\]', "", pattern).lower()
-    if bare.strip() == "@":
-        kind = "TEXT"
-    elif "%" in bare:
-        kind = "PERCENT"
-    elif re.search(r"[yd]", bare):
-        kind = "DATE_TIME" if re.search(r"[hs]", bare) else "DATE"
-    elif re.search(r"[hs]", bare):
-        kind = "TIME"
-    elif "e+" in bare or "e-" in bare:
-        kind = "SCIENTIFIC"
-    else:
-        kind = "NUMBER"
-    return {"type": kind, "pattern": pattern}
-
-
-def _dropdown(choices: Sequence[str]) -> dict[str, Any] | None:
-    """A dropdown that warns but never refuses (the parser decides what counts). A choice that
-    Sheets would read as a formula (= or + first) is left out."""
-    values = [c for c in dict.fromkeys(choices) if c and c[0] not in "=+"][:LIST_LIMIT]
-    if not values:
-        return None
-    return {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": v} for v in values]},
-            "strict": False, "showCustomUi": True}
 
 
 class GoogleBackend:

@@ -221,7 +221,9 @@ class XlsxBook:
 
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
-              hidden: Collection[str] = ()) -> None:
+              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {}) -> None:
+        """`Book.write`; `shown` is not used: a tab changed is a part of the file written anew,
+        which costs no request."""
         for name in [*tabs, *append]:
             if not name or len(name) > 31 or re.search(r"[\[\]:*?/\\\x00-\x1f]", name) or name[0] == "'" or name[-1] == "'":
                 raise BookError(f"{self.path}: {name!r} cannot name a tab (at most 31 characters, none of "
