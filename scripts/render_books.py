@@ -50,7 +50,7 @@ def play(game_name: str, folder: Path, rounds: int, seed: int) -> list[str]:
         submit = book.read(["submit"])["submit"]
         extra = pd.DataFrame([["no such thing"] + [None] * (len(submit.columns) - 1)], columns=submit.columns)
         typed = pd.concat([submit, extra], ignore_index=True)
-        book.write({"submit": typed}, layouts={"submit": submit_layout(game, session.state, names[0], typed)})
+        book.write({"submit": typed}, layouts={"submit": submit_layout(game, session.state, names[0], game.submit_tabs(session.state, names[0])[0], typed)})
         engine.check(backend)
     return names
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from . import engine, play
 from .backends import match_tab
+from .delivery import submit_frames
 from .backends.gsheets import GoogleBackend, spreadsheet_id
 from .fake_google import Call, FakeGoogle, fake_backend
 from .game import rng_for
@@ -110,20 +111,18 @@ def run(game_name: str, players: int | None = None, rounds: int | None = None, s
 
 
 def _type_submissions(fake: FakeGoogle, backend: GoogleBackend, session: engine.Session, seed: int) -> None:
-    """Each bot types its submission (with people's untidiness) under the header of its submit tab."""
+    """Each bot types its submission (with people's untidiness) under the header of its submit tabs."""
     game, state = session.game, session.state
     number = game.round(state)
-    header = game.submit_tab.header
     for player in game.players(state):
         rng = rng_for(seed, number, f"bot/{player}")
-        rows = [{k: play._untidy(v, rng) for k, v in row.items()} for row in game.submit_rows(game.bot(state, player, rng))]
-        if not rows:
-            continue
+        rows = [{k: v if k == "tab" else play._untidy(v, rng) for k, v in row.items()}
+                for row in game.submit_rows(game.bot(state, player, rng))]
         sid = spreadsheet_id(backend.refs()[f"player:{player}"])
-        tab = match_tab("submit", fake.tabs(sid))
-        if tab is None:
-            continue
-        fake.put_values(sid, tab, [[row.get(h) for h in header] for row in rows], start="A2")
+        for name, typed in submit_frames(game, state, player, rows).items():
+            tab = match_tab(name, fake.tabs(sid))
+            if tab is not None and len(typed):
+                fake.put_values(sid, tab, typed.values.tolist(), start="A2")
 
 
 def _report(game, players: int, seed: int, played: int, roles: dict[str, str],

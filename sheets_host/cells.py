@@ -234,9 +234,10 @@ class Problem:
     row: int | None = None
     column: str | None = None
     letter: str | None = None
+    tab: str | None = None  # named when the player has several submit tabs
 
     def where(self) -> str:
-        parts = []
+        parts = [f"tab {self.tab!r}"] if self.tab else []
         if self.row is not None:
             parts.append(f"row {self.row}")
         if self.column is not None:
@@ -250,16 +251,18 @@ class Problem:
 
 @dataclass(frozen=True)
 class SubmitRow:
-    """One non-blank row of a submit tab, with its sheet row number and the tab's header."""
+    """One non-blank row of a submit tab, with its sheet row number and the tab's header; `tab`
+    names the tab when the game has several (None: the game's one `submit` tab)."""
 
     player: str
     row: int
     header: Sequence[str]
     values: dict[str, object]
+    tab: str | None = None
 
     def problem(self, column: str | None, message: str) -> Problem:
         letter = column_letter(list(self.header).index(column)) if column in self.header else None
-        return Problem(self.player, message, self.row, column, letter)
+        return Problem(self.player, message, self.row, column, letter, self.tab)
 
     def get(self, column: str) -> object:
         return self.values.get(column)

@@ -17,10 +17,20 @@ import pandas as pd
 
 from .backends import ENGINE_TAB, Backend, Book, match_tab
 from .cells import SubmitRow
-from .delivery import announcements, deliver, delivered, empty_submit, grown, other_books, remove_files, write_files
+from .delivery import (
+    announcements,
+    deliver,
+    delivered,
+    fresh_submits,
+    grown,
+    other_books,
+    remove_files,
+    submit_frames,
+    write_files,
+)
 from .errors import BookError, SheetsHostError
 from .game import Game
-from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Session, frame, open_session
+from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Session, archive_header, frame, open_session, submit_columns
 from .layout import lay_out_tab
 from .reading import Reading, same_rows, unaccounted
 
@@ -32,8 +42,8 @@ def _appended(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame:
 
 
 def attempt_records(round_number: int, attempt: int, use: str, rows_by_player: Mapping[str, Sequence[SubmitRow]]) -> list[dict]:
-    return [{"round": round_number, "attempt": attempt, "use": use, "player": player, "row": row.row, **row.values}
-            for player, rows in rows_by_player.items() for row in rows]
+    return [{"round": round_number, "attempt": attempt, "use": use, "player": player, "row": row.row, "tab": row.tab,
+             **row.values} for player, rows in rows_by_player.items() for row in rows]
 
 
 def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapshots: Sequence[dict] = (),
@@ -47,7 +57,7 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
         session.commit = operation
         tabs[ENGINE_TAB] = operation.frame()
     added = {"log": frame(session.log, LOG_HEADER),
-             "archive": frame(archive, ARCHIVE_KEYS + session.game.submit_tab.header),
+             "archive": frame(archive, archive_header(session.game)),
              "snapshots": frame(snapshots, SNAPSHOTS.header)}
     append = {}
     for name in [s.name for s in session.game.state_tabs if s.name not in extra]:
@@ -75,8 +85,8 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
     session.tabs.update(tabs)
     session.tabs.update({name: _appended(session.tabs.get(name), rows) for name, rows in append.items()})
     session.log = []
-    header = session.game.submit_tab.header
-    session.archive_rows += [{**{k: r[k] for k in ARCHIVE_KEYS}, "values": {h: r.get(h) for h in header}}
+    header = submit_columns(session.game)
+    session.archive_rows += [{**{k: r[k] for k in ARCHIVE_KEYS}, "tab": r.get("tab"), "values": {h: r.get(h) for h in header}}
                              for r in archive]
 
 
@@ -147,9 +157,10 @@ def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[st
     """Every tab of every book (one request each on Google Sheets): the submit tabs and engine tabs
     the command needs, and what each book shows, so a delivery sends only what changed."""
     out = {}
+    names = [*(tab.name for tab in session.game.every_submit_tab()), ENGINE_TAB, "announcements"]
     for role, book in books.items():
         tabs = book.read(formulas=role.startswith("player:"))
-        for name in ("submit", ENGINE_TAB, "announcements"):  # as people renamed them (`match_tab`)
+        for name in names:  # as people renamed them (`match_tab`)
             have = match_tab(name, tabs)
             if have is not None and have != name:
                 tabs[name] = tabs.pop(have)
@@ -164,19 +175,19 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
     last, game, state = session.commit, session.game, session.state
     number = last.round
     archived = session.attempt_rows(number, last.attempt) if last.operation in ("resolve", "redo", "undo") else {}
-    submits: dict[str, pd.DataFrame | None] = {}
+    submits: dict[str, dict[str, pd.DataFrame]] = {}
     aside: dict[str, list[SubmitRow]] = {}
     for role in behind:
         if not role.startswith("player:"):
             continue
         player = role.split(":", 1)[1]
         if last.operation in ("new", "resolve"):
-            submits[player] = empty_submit(game)
+            submits[player] = fresh_submits(game, state, player)
         elif last.operation == "undo":
-            submits[player] = submit_frame(game, archived[player])
+            submits[player] = archived_submits(game, state, player, archived[player])
         else:
             continue  # a redo leaves submit tabs alone
-        aside[player] = unaccounted(game, player, read[role].get("submit"), archived.get(player, []))
+        aside[player] = unaccounted(game, state, player, read[role], archived.get(player, []))
     # The open round's rows go with it; the round just resolved keeps late edits to it.
     aside_round = number + 1 if last.operation == "undo" else max(number, 1)
     rows = set_aside_once(session, aside_round, aside)
@@ -212,9 +223,6 @@ def set_aside_once(session: Session, round_number: int, aside: Mapping[str, Sequ
     return attempt_records(round_number, session.next_attempt(round_number), "set aside", fresh) if fresh else []
 
 
-def submit_frame(game: Game, rows: Sequence[SubmitRow]) -> pd.DataFrame:
-    """Rows back into a submit tab at the rows they were typed in (blank rows between)."""
-    header = game.submit_tab.header
-    by_row = {r.row: r.values for r in rows}
-    last = max(by_row, default=1)
-    return frame([by_row.get(n, {}) for n in range(2, last + 1)], header)
+def archived_submits(game: Game, state: Any, player: str, rows: Sequence[SubmitRow]) -> dict[str, pd.DataFrame]:
+    """Archived rows back into the player's submit tabs at the rows they were typed in."""
+    return submit_frames(game, state, player, [{**r.values, "tab": r.tab} for r in rows], at=[r.row for r in rows])

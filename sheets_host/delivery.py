@@ -21,8 +21,9 @@ from . import cells
 from .backends import ENGINE_TAB, Backend, Book, rows_from_frame
 from .errors import SchemaErrors
 from .game import Game
-from .host import Session, frame, parse_time, read_commit, stamp
+from .host import Session, frame, parse_time, read_commit, row_ref, stamp, submit_columns
 from .layout import INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
+from .table import SubmitTab
 
 HISTORY = "my submissions"
 
@@ -101,12 +102,36 @@ def status_layout(status: pd.DataFrame) -> TabLayout:
     return lay_out(status, highlight=marks)
 
 
-def submit_layout(game: Game, state: Any, player: str, submit: pd.DataFrame) -> TabLayout:
+def submit_layout(game: Game, state: Any, player: str, tab: SubmitTab, submit: pd.DataFrame) -> TabLayout:
     """A player's submit tab: shaded input rows with a dropdown where the values are a known set,
     and a note on each header cell saying what goes there."""
-    return lay_out_tab(submit, game.submit_tab, players=game.players(state),
-                       choices=game.submit_choices(state, player), palette=game.palette(),
-                       input_rows=len(submit) + INPUT_ROWS)
+    return lay_out_tab(submit, tab.schema, players=game.players(state),
+                       choices=game.submit_choices(state, player, tab.name), palette=game.palette(),
+                       input_rows=max(len(submit), len(tab.labels) or len(submit) + INPUT_ROWS))
+
+
+def fresh_submits(game: Game, state: Any, player: str) -> dict[str, pd.DataFrame]:
+    """The player's submit tabs as a new round delivers them: empty (a grid with its labels)."""
+    return {tab.name: tab.empty() for tab in game.submit_tabs(state, player)}
+
+
+def submit_frames(game: Game, state: Any, player: str, rows: Sequence[Mapping[str, object]],
+                  at: Sequence[int] | None = None) -> dict[str, pd.DataFrame]:
+    """Rows as typed into the player's submit tabs: each row's "tab" key names its tab (None or
+    absent: the game's one tab); `at` gives each row's sheet row (blank rows between), else the
+    rows follow one another. A grid keeps its labels where no row replaces them."""
+    out = {}
+    for tab in game.submit_tabs(state, player):
+        key = game.tab_key(tab.name)
+        mine = [(n, r) for n, r in zip(at if at is not None else range(2, 2 + len(rows)), rows) if r.get("tab") == key]
+        if not mine and tab.labels:
+            out[tab.name] = tab.empty()
+            continue
+        by_row = dict(mine) if at is not None else {2 + i: r for i, (_, r) in enumerate(mine)}
+        last = max([*by_row, 1 + len(tab.labels)])
+        labelled = {2 + i: {tab.header[0]: label} for i, label in enumerate(tab.labels)}
+        out[tab.name] = frame([by_row.get(n) or labelled.get(n, {}) for n in range(2, last + 1)], tab.header)
+    return out
 
 
 def view_layouts(game: Game, tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabLayout]:
@@ -118,7 +143,9 @@ def view_layouts(game: Game, tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabL
 def history_frame(session: Session, player: str) -> pd.DataFrame:
     """Every round's submission of one player as it was read, what each row did, and why a row
     was dropped; from the archive and the log, so it is the same after a crash, a redo or an undo."""
-    header, word = session.game.submit_tab.header, session.game.round_word
+    game, word = session.game, session.game.round_word
+    header = submit_columns(game)
+    tabbed = ["tab"] if len(game.every_submit_tab()) > 1 else []
     log = session.tabs.get("log", pd.DataFrame()).to_dict("records")
     out = []
     for record in session.rounds:
@@ -137,11 +164,11 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
                 general.append(("what counted: " if cells.text(e.get("kind")) == "submission" else "")
                                + cells.text(e.get("message")))
         for row in session.attempt_rows(number, attempt)[player]:
-            out.append({word: number, "row": row.row, **{h: row.values.get(h) for h in header},
-                        "what happened": "; ".join(by_row.get(str(row.row), [])) or "counted"})
+            out.append({word: number, "tab": row.tab, "row": row.row, **{h: row.values.get(h) for h in header},
+                        "what happened": "; ".join(by_row.get(str(row_ref(row.tab, row.row)), [])) or "counted"})
         for line in general:
             out.append({word: number, "what happened": line})
-    return frame(out, [word, "row", *header, "what happened"])
+    return frame(out, [word, *tabbed, "row", *header, "what happened"])
 
 
 def announcements(game: Game, existing: pd.DataFrame | None, round_number: int, text: str | None) -> pd.DataFrame:
@@ -171,11 +198,11 @@ def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
 
 
 def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
-            submits: Mapping[str, pd.DataFrame | None], announcements_tab: pd.DataFrame | None = None,
+            submits: Mapping[str, Mapping[str, pd.DataFrame]], announcements_tab: pd.DataFrame | None = None,
             shown: Mapping[str, Mapping[str, pd.DataFrame]] = {}) -> None:
     """Write every non-host book (by role) for the host's current commit: the public view, each
-    player's private view, status and history (and `submits[player]` as their submit tab when
-    given), each group's view; then the book's engine tab. A tab the book already `shown` (as read
+    player's private view, status and history (and `submits[player]`, submit tab name -> frame,
+    as their submit tabs when given), each group's view; then the book's engine tab. A tab the book already `shown` (as read
     by this command) is not sent again, one that only grew gets only its new rows, and the backend
     may send only the rows that changed of the others."""
     game = session.game
@@ -196,11 +223,14 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
         if role == "public" and announcements_tab is not None:
             tabs["announcements"] = announcements_tab
         if kind == "player" and submits.get(name) is not None:
-            tabs["submit"] = submits[name]
-            layouts["submit"] = submit_layout(game, state, name, submits[name])
-            protect = {"submit": False}
+            own = {tab.name: tab for tab in game.submit_tabs(state, name)}
+            for tab_name, typed in submits[name].items():
+                tabs[tab_name] = typed
+                layouts[tab_name] = submit_layout(game, state, name, own[tab_name], typed)
+            protect = {tab_name: False for tab_name in submits[name]}
         append = {}
-        for tab in [t for t in tabs if t not in ("status", "submit")]:
+        submit_names = {tab.name for tab in game.every_submit_tab()}
+        for tab in [t for t in tabs if t != "status" and t not in submit_names]:
             rows = grown(shown.get(role, {}).get(tab), tabs[tab])
             if rows is not None:
                 del tabs[tab]
@@ -210,10 +240,6 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
         before = shown.get(role, {})
         book.write({**tabs, ENGINE_TAB: stamp_tab}, append=append, layouts=layouts, protect=protect,
                    hidden=(ENGINE_TAB,), shown={t: before[t] for t in tabs if t in before})
-
-
-def empty_submit(game: Game) -> pd.DataFrame:
-    return pd.DataFrame(columns=game.submit_tab.header)
 
 
 def other_books(session: Session) -> dict[str, Book]:

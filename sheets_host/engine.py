@@ -29,19 +29,19 @@ from .cells import Problem
 from .commit import (
     ResolveReport,
     after_commit,
+    archived_submits,
     attempt_records,
     caught_up,
     check_writable,
     commit,
     next_commit,
     set_aside_once,
-    submit_frame,
 )
 from .delivery import (
     HISTORY,
     announcements,
     deliver,
-    empty_submit,
+    fresh_submits,
     player_books,
     remove_files,
     status_frame,
@@ -52,7 +52,7 @@ from .errors import BookError, RoundError, SheetsHostError
 from .game import Game, Outcome, Window, rng_for
 from .games import get_game
 from .host import (
-    ARCHIVE_KEYS,
+    archive_header,
     BOOKS_HEADER,
     ENGINE_SETTINGS,
     SNAPSHOTS,
@@ -66,6 +66,7 @@ from .host import (
     parse_time,
     read_config,
     reindex,
+    row_ref,
     snapshot_of,
     snapshot_rows,
     snapshot_tabs,
@@ -173,10 +174,10 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
             "players": frame([{"player": p, "email": emails.get(p), "book": refs[f"player:{p}"]} for p in players],
                              ["player", "email", "book"]),
             "books": frame([{"role": r, "book": b} for r, b in refs.items()], BOOKS_HEADER),
-            "archive": pd.DataFrame(columns=ARCHIVE_KEYS + game.submit_tab.header),
+            "archive": pd.DataFrame(columns=archive_header(game)),
             "snapshots": pd.DataFrame(columns=SNAPSHOTS.header)})
         deliver(session, state, {"public": public, **books},
-                submits={p: empty_submit(game) for p in players})
+                submits={p: fresh_submits(game, state, p) for p in players})
     return session
 
 
@@ -195,11 +196,11 @@ def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping
     game, state = session.game, session.state
     if record["status"] != "locked":
         window = _window(record, frozen)
-        return {p: read_player(game, state, p, tabs[f"player:{p}"].get("submit"), window) for p in session.players}
+        return {p: read_player(game, state, p, tabs[f"player:{p}"], window) for p in session.players}
     locked = session.attempt_rows(record["round"], record["attempt"])
     out = {}
     for p in session.players:
-        now = typed_rows(game, p, tabs[f"player:{p}"].get("submit"))
+        now = typed_rows(game, state, p, tabs[f"player:{p}"])
         problems, aside = [], []
         if not same_rows(now, locked[p]):
             problems.append(Problem(p, f"edits made after the lock at {record['frozen at']} were ignored: what counts "
@@ -274,9 +275,11 @@ def lock(backend: Backend, clock: Clock = now_utc) -> RoundDone:
             session.note(record["round"], attempt, "lock", f"submissions copied and tabs locked at {record['frozen at']}")
             check_writable(session, books)
             commit(session, session.state, archive=rows)
-        for player, book in player_books(session).items():
-            status = status_frame(session, player.split(":", 1)[1])
-            book.write({"status": status}, layouts={"status": status_layout(status)}, protect={"submit": True})
+        for role, book in player_books(session).items():
+            player = role.split(":", 1)[1]
+            status = status_frame(session, player)
+            book.write({"status": status}, layouts={"status": status_layout(status)},
+                       protect={tab.name: True for tab in session.game.submit_tabs(session.state, player)})
     return RoundDone(record["round"], session.game.round_word)
 
 
@@ -347,7 +350,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     for player, reading in readings.items():
         for p in reading.parsed.problems:
             session.note(number, attempt, "problem", p.message if p.row is None else f"{p.where()}: {p.message}",
-                         player, p.row)
+                         player, row_ref(p.tab, p.row))
         if reading.parsed.submission is None:
             submissions[player] = game.default(state, player)
             if reading.due:
@@ -398,7 +401,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     text = game.announcement(state, new_state)
     with after_commit(f"{game.round_word} {number}", "redone" if redo else "resolved"):
         # A redo leaves submit tabs alone: players may already be typing the next round.
-        submits = {} if redo else {p: empty_submit(game) for p in session.players}
+        submits = {} if redo else {p: fresh_submits(game, new_state, p) for p in session.players}
         deliver(session, new_state, books, submits=submits, shown=read,
                 announcements_tab=announcements(game, read["public"].get("announcements"), number, text))
         files = write_files(session.backend, game, new_state, number, text)
@@ -429,7 +432,7 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
         locked = (session.attempt_rows(following["round"], following["attempt"])
                   if following and following["status"] == "locked" else {})
         aside = {p: rows for p in session.players
-                 if (rows := unaccounted(session.game, p, read[f"player:{p}"].get("submit"), locked.get(p, [])))}
+                 if (rows := unaccounted(session.game, session.state, p, read[f"player:{p}"], locked.get(p, [])))}
         archive = set_aside_once(session, number + 1, aside)
         session.rounds = [r for r in session.rounds if r["round"] < number] + [
             {**last, "status": "open", "frozen at": None, "resolved at": None}]
@@ -440,7 +443,7 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
         session.state = state
         with after_commit(f"{session.game.round_word} {number}", "undone"):
             deliver(session, state, books, shown=read,
-                    submits={p: submit_frame(session.game, restored[p]) for p in session.players},
+                    submits={p: archived_submits(session.game, state, p, restored[p]) for p in session.players},
                     announcements_tab=announcements(session.game, read["public"].get("announcements"), number, None))
             remove_files(backend, number - 1)
     return RoundDone(number, session.game.round_word)
@@ -468,7 +471,9 @@ def status(backend: Backend, clock: Clock = now_utc) -> StatusReport:
         when = f"{stamp(deadline)} ({'in' if delta.total_seconds() >= 0 else 'passed'} {abs(delta)})"
     if record["status"] == "locked":
         when += f"; locked at {record['frozen at']}"
-    read = {role: book.read(["submit"], formulas=True) for role, book in player_books(session).items()}
+    read = {role: book.read([tab.name for tab in session.game.submit_tabs(session.state, role.split(":", 1)[1])],
+                            formulas=True)
+            for role, book in player_books(session).items()}
     readings = _read_submissions(session, record, read, clock())
     return StatusReport(session.game.title, record["round"], when, {p: r.state for p, r in readings.items()},
                         session.game.round_word)
@@ -499,8 +504,9 @@ def replay(source: Backend, target: Backend, clock: Clock = now_utc) -> int:
     session.host.write({**{s.name: src.tabs[s.name] for s in game.data_tabs},
                         **{s.name: s.frame(dumped[s.name]) for s in game.state_tabs}})
     for record in resolved:
+        state = src.snapshot(record["round"])
         for player, rows in src.attempt_rows(record["round"], record["attempt"]).items():
-            target.book(f"player:{player}").write({"submit": submit_frame(game, rows)})
+            target.book(f"player:{player}").write(archived_submits(game, state, player, rows))
         resolve(target, early=True, allow_empty=True, clock=at(record.get("frozen at")))
     return len(resolved)
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import pandas as pd
 
 from .cells import Problem, SubmitRow
-from .table import Column, TabSchema
+from .table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
 Submission = TypeVar("Submission")
@@ -87,7 +87,7 @@ class Game(ABC, Generic[State, Submission]):
     default_players: ClassVar[int | None] = None  # as many as the rule text has; None: max_players
     data_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # rules data the host fills in (templates/<name>/)
     state_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # the state, host-editable, validated on read
-    submit_tab: ClassVar[TabSchema]  # the columns of a player's submit tab
+    submit_tab: ClassVar[TabSchema]  # the columns of a player's submit tab (a game with one; see submit_tabs)
     frozen_tabs: ClassVar[tuple[str, ...]] = ()  # state tabs the host may edit only before round 1
     settings: ClassVar[tuple[Column, ...]] = ()  # game config keys; defaults in templates/<name>/config.csv
 
@@ -116,17 +116,33 @@ class Game(ABC, Generic[State, Submission]):
     @abstractmethod
     def is_over(self, state: State) -> bool: ...
 
+    def submit_tabs(self, state: State, player: str) -> tuple[SubmitTab, ...]:
+        """The tabs `player` types the submission for the round to be resolved next into, in the
+        order the book shows them: the one `submit` tab, unless the game has several (a festival:
+        one per event the player is in, a grid for a board)."""
+        return (SubmitTab(self.submit_tab),)
+
+    def every_submit_tab(self) -> tuple[SubmitTab, ...]:
+        """Every submit tab any player has in any round: the archive keeps all their columns."""
+        return (SubmitTab(self.submit_tab),)
+
+    def tab_key(self, name: str) -> str | None:
+        """How rows of submit tab `name` are marked in the archive and in messages: not at all
+        (None) in a game with one submit tab, so its books read as they always have."""
+        return name if len(self.every_submit_tab()) > 1 else None
+
     @abstractmethod
     def parse(self, state: State, player: str, rows: Sequence[SubmitRow], window: Window = Window()) -> Parsed[Submission]:
-        """A player's submit tab as a typed submission, dropping only what is invalid."""
+        """A player's submission as typed, dropping only what is invalid: the rows of all their
+        submit tabs, each row's `tab` saying which (None in a game with one submit tab)."""
 
     @abstractmethod
     def how_to_submit(self, state: State, player: str) -> list[str]:
         """What `player` needs to fill in the submit tab, one idea a line, with this game's settings
         and an example made of this player's real options this round (shown first in their book)."""
 
-    def submit_choices(self, state: State, player: str) -> dict[str, list[str]]:
-        """Submit column -> the values `player` may type there this round (their remaining stones,
+    def submit_choices(self, state: State, player: str, tab: str = "submit") -> dict[str, list[str]]:
+        """Column of submit tab `tab` -> the values `player` may type there this round (their remaining stones,
         the sites they may use, the goods, the other players...): the tab's dropdowns. A dropdown
         helps; the parser still decides, so free text stays allowed."""
         return {}
@@ -162,7 +178,8 @@ class Game(ABC, Generic[State, Submission]):
 
     @abstractmethod
     def submit_rows(self, submission: Submission) -> list[dict]:
-        """How a submission is typed into the submit tab (bots type this way)."""
+        """How a submission is typed into the submit tab (bots type this way); in a game with
+        several submit tabs each row's "tab" key names its tab."""
 
     @abstractmethod
     def standings(self, state: State) -> pd.DataFrame:

@@ -58,7 +58,7 @@ USES = ("submitted", "locked", "corrected", "set aside")
 ARCHIVE_KEYS = ["round", "attempt", "use", "player", "row"]
 ARCHIVE = TabSchema("archive", (Column("round", "int", lo=1), Column("attempt", "int", lo=1),
                                 Column("use", "choice", USES, optional=True), Column("player", "player"),
-                                Column("row", "int", lo=1)))
+                                Column("row", "int", lo=1), Column("tab", optional=True)))
 LOG_HEADER = ["round", "attempt", "at", "kind", "player", "row", "message"]
 BOOKS_HEADER = ["role", "book"]
 # The host's own bookkeeping: how many commits it has made and what the last one was, so a
@@ -175,15 +175,16 @@ class Session:
 
     def attempt_rows(self, round_number: int, attempt: int) -> dict[str, list[SubmitRow]]:
         """Each player's archived rows of one attempt (as the host may have corrected them)."""
-        header = self.game.submit_tab.header
+        tabs = {self.game.tab_key(t.name): t for t in self.game.every_submit_tab()}
         out: dict[str, list[SubmitRow]] = {p: [] for p in self.players}
         for r in self.archive_rows:
             if r["round"] == round_number and r["attempt"] == attempt and r["player"] in out:
-                values = {h: r["values"].get(h) for h in header}
-                if any(not cells.is_blank(v) for v in values.values()):
-                    out[r["player"]].append(SubmitRow(r["player"], r["row"], header, values))
+                tab = tabs[r.get("tab")]
+                values = {h: r["values"].get(h) for h in tab.header}
+                if tab.typed(values):
+                    out[r["player"]].append(SubmitRow(r["player"], r["row"], tab.header, values, r.get("tab")))
         for rows in out.values():
-            rows.sort(key=lambda row: row.row)
+            rows.sort(key=lambda row: (row.tab or "", row.row))
         return out
 
 
@@ -293,19 +294,49 @@ def read_players(data: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
     return players, emails
 
 
-def read_archive(data: pd.DataFrame, players: Sequence[str], header: Sequence[str]) -> list[dict]:
-    """Typed archive rows ({round, attempt, use, player, row, values, _row}); keys unique."""
+def archive_header(game: Game) -> list[str]:
+    """The archive's columns: the keys (with the tab in a game of several submit tabs), then every
+    column of every submit tab, once."""
+    return ARCHIVE_KEYS + (["tab"] if len(game.every_submit_tab()) > 1 else []) + submit_columns(game)
+
+
+def submit_columns(game: Game) -> list[str]:
+    return list(dict.fromkeys(h for t in game.every_submit_tab() for h in t.header))
+
+
+def row_ref(tab: str | None, row: int | None) -> int | str | None:
+    """A submit row as the log names it: its number, or "tab!number" when the game has several
+    submit tabs (as a spreadsheet names a range).
+
+    >>> row_ref(None, 3), row_ref("alchemy", 3), row_ref("alchemy", None)
+    (3, 'alchemy!3', None)
+    """
+    return f"{tab}!{row}" if tab and row is not None else row
+
+
+def read_archive(data: pd.DataFrame, players: Sequence[str], game: Game) -> list[dict]:
+    """Typed archive rows ({round, attempt, use, player, row, tab, values, _row}); keys unique."""
+    header = submit_columns(game)
+    tabs = {game.tab_key(t.name): t.name for t in game.every_submit_tab()}
+    by_fold = {cells.fold(name): key for key, name in tabs.items()}
     records = ARCHIVE.records(data, players)
     columns = {cells.fold(cells.text(c)): c for c in data.columns}
     seen: dict[tuple, int] = {}
     errors = []
     out = []
     for rec, values in zip(records, data.to_dict("records")):
-        key = (rec["round"], rec["attempt"], rec["player"], rec["row"])
+        tab = None  # a game with one submit tab names none
+        if None not in tabs:
+            tab = by_fold.get(cells.fold(rec["tab"] or ""))
+            if tab is None:
+                errors.append(SchemaError("archive", rec["_row"], "tab", rec["tab"] or "",
+                                          "one of the submit tabs: " + ", ".join(tabs.values())))
+        rec["tab"] = tab
+        key = (rec["round"], rec["attempt"], rec["player"], tab, rec["row"])
         if key in seen:
             errors.append(SchemaError("archive", rec["_row"], "row", rec["row"],
-                                      f"archived once for round {key[0]}, attempt {key[1]}, {key[2]} "
-                                      f"(also in row {seen[key]})"))
+                                      f"archived once for round {key[0]}, attempt {key[1]}, {key[2]}"
+                                      + (f", tab {tab!r}" if tab else "") + f" (also in row {seen[key]})"))
         seen[key] = rec["_row"]
         rec["values"] = {h: values.get(columns.get(cells.fold(h))) for h in header}
         out.append(rec)
@@ -378,7 +409,7 @@ def open_session(backend: Backend, clock: Clock = now_utc) -> Session:
     state = game.load(players, {s.name: d for s, d in zip(game.state_tabs, state_list)}, config, data)
     rounds = ROUNDS.records(tabs["rounds"])
     check_rounds(rounds, game, state)
-    archive = read_archive(tabs["archive"], players, game.submit_tab.header)
+    archive = read_archive(tabs["archive"], players, game)
     snapshots = snapshot_tabs(tabs["snapshots"])
     missing_snapshots = [r["round"] for r in rounds if r["status"] == "resolved" and r["round"] not in snapshots]
     if missing_snapshots:

@@ -108,10 +108,8 @@ def simulate(game_name: str, games: int, seed: int, players: int | None = None,
 
 
 def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: bool = True) -> None:
-    """Each bot types its submission into its own submit tab, sometimes with human untidiness."""
-    import pandas as pd
-
-    from .delivery import submit_layout
+    """Each bot types its submission into its own submit tabs, sometimes with human untidiness."""
+    from .delivery import submit_frames, submit_layout
 
     game, state = session.game, session.state
     r = game.round(state)
@@ -119,11 +117,12 @@ def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: boo
         rng = rng_for(seed, r, f"bot/{player}")
         rows = game.submit_rows(game.bot(state, player, rng))
         if messy:
-            rows = [{k: _untidy(v, rng) for k, v in row.items()} for row in rows]
-        frame = pd.DataFrame(rows, columns=game.submit_tab.header, dtype=object)
-        # Typing keeps the tab's dropdowns and shading: the layout the engine delivered.
-        backend.book(f"player:{player}").write({"submit": frame},
-                                               layouts={"submit": submit_layout(game, state, player, frame)})
+            rows = [{k: v if k == "tab" else _untidy(v, rng) for k, v in row.items()} for row in rows]
+        frames = submit_frames(game, state, player, rows)
+        tabs = {tab.name: tab for tab in game.submit_tabs(state, player)}
+        # Typing keeps the tabs' dropdowns and shading: the layout the engine delivered.
+        backend.book(f"player:{player}").write(frames, layouts={
+            name: submit_layout(game, state, player, tabs[name], typed) for name, typed in frames.items()})
 
 
 def _untidy(value: object, rng) -> object:

@@ -8,7 +8,7 @@ every later reading of the archived rows gives the same result on any backend.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ from .cells import Problem, SubmitRow
 from .errors import SheetsHostError
 from .game import Game, Parsed, Window
 from .host import CELL_PART
+from .table import SubmitTab
 
 # Control characters no spreadsheet shows (tabs and line breaks are kept).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -77,39 +78,41 @@ def _find_header(data: pd.DataFrame, wanted: dict[str, str]) -> tuple[list[str],
     return None
 
 
-def _raw_rows(player: str, data: pd.DataFrame, header: Sequence[str]) -> list[SubmitRow]:
+def _raw_rows(player: str, data: pd.DataFrame, tab: SubmitTab, key: str | None) -> list[SubmitRow]:
     """Every non-blank row of a tab with no header, row 1 included, by position (for the archive)."""
+    header = tab.header
     table = [(1, list(data.columns))] + list(zip(data.index, (list(v) for v in data.itertuples(index=False, name=None))))
     out = []
     for number, values in table:
         values = [None if isinstance(v, str) and re.fullmatch(r"\([A-Z]+\)", v) else v for v in values]
         typed = {h: clean(v)[0] for h, v in zip(header, values)}
-        if any(not cells.is_blank(v) for v in typed.values()):
-            out.append(SubmitRow(player, int(number), list(header), typed))
+        if tab.typed(typed):
+            out.append(SubmitRow(player, int(number), list(header), typed, key))
     return out
 
 
-def submit_rows(game: Game, player: str, data: pd.DataFrame | None) -> tuple[list[SubmitRow], list[Problem], list[SubmitRow]]:
-    """The non-blank rows of a submit tab, columns matched to the game's by name (any case), with
+def submit_rows(game: Game, player: str, tab: SubmitTab, data: pd.DataFrame | None
+                ) -> tuple[list[SubmitRow], list[Problem], list[SubmitRow]]:
+    """The non-blank rows of one submit tab, columns matched to the tab's by name (any case), with
     problems about the tab itself, and the rows that could not be read at all (no header)."""
-    header = game.submit_tab.header
+    header, key = tab.header, game.tab_key(tab.name)
     if data is None:
-        return [], [Problem(player, "your book has no 'submit' tab: ask the host to restore it")], []
+        return [], [Problem(player, f"your book has no {tab.name!r} tab: ask the host to restore it", tab=key)], []
     if data.empty and not len(data.columns):
         return [], [], []
     wanted = {cells.fold(c): c for c in header}
     found = _find_header(data, wanted)
     if found is None:
         first = ", ".join(repr(cells.text(c)) for c in data.columns if not re.fullmatch(r"\([A-Z]+\)", str(c)))
-        message = (f"the submit tab has no row naming its columns: row 1 must name them ({', '.join(header)})"
+        message = (f"the {tab.name} tab has no row naming its columns: row 1 must name them ({', '.join(header)})"
                    + (f"; row 1 holds {first}" if first else "") + ". Nothing in the tab was read")
-        return [], [Problem(player, message)], _raw_rows(player, data, header)
+        return [], [Problem(player, message, tab=key)], _raw_rows(player, data, tab, key)
     names, body = found
     columns = [wanted.get(cells.fold(n)) for n in names]
     # The tab's own column order, in the game's names, so a message names the letter the player sees.
     letters = [c or n for c, n in zip(columns, names)]
-    problems = [Problem(player, f"the submit tab has no column {c!r} (its header row must name the columns: "
-                                f"{', '.join(header)})") for c in header if c not in columns]
+    problems = [Problem(player, f"the {tab.name} tab has no column {c!r} (its header row must name the columns: "
+                                f"{', '.join(header)})", tab=key) for c in header if c not in columns]
     rows = []
     for number, values in zip(body.index, body.itertuples(index=False, name=None)):
         typed = {}
@@ -117,9 +120,9 @@ def submit_rows(game: Game, player: str, data: pd.DataFrame | None) -> tuple[lis
             if column:
                 typed[column], cut = clean(value)
                 if cut:
-                    problems.append(SubmitRow(player, int(number), letters, {}).problem(column, cut))
-        if any(not cells.is_blank(v) for v in typed.values()):
-            rows.append(SubmitRow(player, int(number), letters, typed))
+                    problems.append(SubmitRow(player, int(number), letters, {}, key).problem(column, cut))
+        if tab.typed(typed):
+            rows.append(SubmitRow(player, int(number), letters, typed, key))
     return rows, (problems if rows else [p for p in problems if "no column" not in p.message]), []
 
 
@@ -134,25 +137,39 @@ def parse(game: Game, state: Any, player: str, rows: list[SubmitRow], window: Wi
                    game.submits(state, player), list(aside))
 
 
-def read_player(game: Game, state: Any, player: str, data: pd.DataFrame | None, window: Window) -> Reading:
-    rows, problems, aside = submit_rows(game, player, data)
+def _every_tab(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame]
+               ) -> tuple[list[SubmitRow], list[Problem], list[SubmitRow]]:
+    rows, problems, unread = [], [], []
+    for tab in game.submit_tabs(state, player):
+        r, p, u = submit_rows(game, player, tab, book.get(tab.name))
+        rows, problems, unread = rows + r, problems + p, unread + u
+    return rows, problems, unread
+
+
+def read_player(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame], window: Window) -> Reading:
+    """A player's submission from their book's submit tabs (`book`: tab name -> as read)."""
+    rows, problems, aside = _every_tab(game, state, player, book)
     return parse(game, state, player, rows, window, problems, aside)
 
 
-def typed_rows(game: Game, player: str, data: pd.DataFrame | None) -> list[SubmitRow]:
-    """Everything typed in a submit tab, read or not: what a command keeps before replacing the tab."""
-    rows, _, unread = submit_rows(game, player, data)
+def typed_rows(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame]) -> list[SubmitRow]:
+    """Everything typed in a player's submit tabs, read or not: what a command keeps before
+    replacing the tabs."""
+    rows, _, unread = _every_tab(game, state, player, book)
     return rows + unread
 
 
-def unaccounted(game: Game, player: str, data: pd.DataFrame | None, kept: Sequence[SubmitRow]) -> list[SubmitRow]:
-    """What a submit tab holds beyond `kept` (rows already archived): all of it, or nothing."""
-    typed = typed_rows(game, player, data)
+def unaccounted(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame],
+                kept: Sequence[SubmitRow]) -> list[SubmitRow]:
+    """What a player's submit tabs hold beyond `kept` (rows already archived): all of it, or nothing."""
+    typed = typed_rows(game, state, player, book)
     return typed if typed and not same_rows(typed, kept) else []
 
 
 def same_rows(a: Sequence[SubmitRow], b: Sequence[SubmitRow]) -> bool:
-    """Whether two readings hold the same cells in the same rows (text as typed, any spacing)."""
+    """Whether two readings hold the same cells in the same rows of the same tabs (text as typed,
+    any spacing)."""
     def key(rows):
-        return [(r.row, sorted((k, cells.text(v)) for k, v in r.values.items() if not cells.is_blank(v))) for r in rows]
+        return sorted((r.tab or "", r.row, sorted((k, cells.text(v)) for k, v in r.values.items() if not cells.is_blank(v)))
+                      for r in rows)
     return key(a) == key(b)

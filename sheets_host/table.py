@@ -168,3 +168,36 @@ def check_all(checks: Iterable[callable]) -> list:
     if errors:
         raise SchemaErrors(errors)
     return results
+
+
+@dataclass(frozen=True)
+class SubmitTab:
+    """A tab a player types a submission into: rows under the header of `schema`, or a grid when
+    `labels` are given: the first column holds them, one a row, fixed (a board's ranks 8 to 1), and
+    the other columns are the grid's cells (files A to H). A grid row with only its label is blank.
+
+    >>> board = SubmitTab(TabSchema("board", (Column("rank"), Column("A"), Column("B"))), labels=("2", "1"))
+    >>> board.empty().values.tolist()
+    [['2', None, None], ['1', None, None]]
+    """
+
+    schema: TabSchema
+    labels: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.schema.name
+
+    @property
+    def header(self) -> list[str]:
+        return self.schema.header
+
+    def empty(self) -> pd.DataFrame:
+        """The tab as delivered for a new round: the header, and a grid's labels."""
+        return pd.DataFrame([[label] + [None] * (len(self.header) - 1) for label in self.labels],
+                            columns=self.header, dtype=object)
+
+    def typed(self, values: Mapping[str, object]) -> bool:
+        """Whether a row holds anything the player typed (a grid's label does not count)."""
+        skip = self.header[0] if self.labels else None
+        return any(not cells.is_blank(v) for k, v in values.items() if k != skip)

@@ -43,7 +43,7 @@ def played(request, tmp_path_factory):
     submit = book.read(["submit"])["submit"]
     bad = pd.concat([submit, pd.DataFrame([["no such thing", *[None] * (len(submit.columns) - 1)]],
                                           columns=submit.columns)], ignore_index=True)
-    book.write({"submit": bad}, layouts={"submit": submit_layout(game, session.state, player, bad)})
+    book.write({"submit": bad}, layouts={"submit": submit_layout(game, session.state, player, game.submit_tabs(session.state, player)[0], bad)})
     engine.check(backend, fixed_clock)
     return game, folder, [player, *(p for p in names if p != player)], engine.open_session(backend, fixed_clock)
 

@@ -186,7 +186,7 @@ class MagiciansMarket(Game[MarketState, Orders]):
         lines.append("Nothing valid by the deadline: no goods, no price changes, no bid.")
         return lines
 
-    def submit_choices(self, state: MarketState, player: str) -> dict[str, list[str]]:
+    def submit_choices(self, state: MarketState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         s, now = state.settings, state.now
         if state.over:
             return {}

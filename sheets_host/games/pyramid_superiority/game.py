@@ -185,7 +185,7 @@ class PyramidSuperiority(Game[PyramidState, Proposal | Construction | None]):
                   f"Nothing valid by the deadline: you bid 0 and build the Red Meadow's piece at {default.name}."]
         return lines
 
-    def submit_choices(self, state: PyramidState, player: str) -> dict[str, list[str]]:
+    def submit_choices(self, state: PyramidState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         if self.is_over(state) or not self.submits(state, player):
             return {}
         purse = state.ledger.purses[player]

@@ -250,7 +250,7 @@ class SpiritChain(Game[Duel, Move]):
                       "Nothing valid: every slot is empty."]
         return lines
 
-    def submit_choices(self, state: Duel, player: str) -> dict[str, list[str]]:
+    def submit_choices(self, state: Duel, player: str, tab: str = "submit") -> dict[str, list[str]]:
         if state.over:
             return {}
         seat = state.seat(player)

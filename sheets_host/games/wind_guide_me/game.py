@@ -213,7 +213,7 @@ class WindGuideMe(Game[WindState, Orders]):
                              f"{pool[-1]} |` (any stated power from {rules.MIN_POWER} to {rules.MAX_POWER}).")
         return lines
 
-    def submit_choices(self, state: WindState, player: str) -> dict[str, list[str]]:
+    def submit_choices(self, state: WindState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         if self.is_over(state):
             return {}
         hand = state.hand(player)

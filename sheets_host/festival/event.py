@@ -1,0 +1,137 @@
+"""What an event gives the festival that hosts it.
+
+An event is a small game over the players assigned to it, with its own state, data and submit
+tab. It is pure like a `Game`: `resolve` takes the state, every participant's submission and a
+seeded generator, and returns the new state with the audit log's lines. It never sees the
+festival's other events, its tabs are named without any prefix (the festival adds one), and its
+ranking breaks its own ties down to the festival's Gamewide Tiebreak, handed to it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+import pandas as pd
+
+from ..cells import SubmitRow
+from ..game import Parsed
+from ..table import Column, TabSchema
+
+State = TypeVar("State")
+Submission = TypeVar("Submission")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A participant's final place in an event (1 is first; no two share a place) with the score
+    and the figures of the event's tie chain that decided it, for the final announcement."""
+
+    player: str
+    place: int
+    score: Any
+    figures: Mapping[str, Any] = field(default_factory=dict)
+
+
+def place_by(players: Sequence[str], key: Mapping[str, tuple], tiebreak: Sequence[str]) -> list[str]:
+    """`players` best first: by `key` (larger is better, compared in order: the score, then each
+    figure of the tie chain), then by the Gamewide Tiebreak (earlier in `tiebreak` is better; a
+    player missing from it comes after those in it, by name).
+
+    >>> place_by(["Ann", "Bo", "Cy"], {"Ann": (3, 1), "Bo": (5, 0), "Cy": (3, 1)}, ["Cy", "Ann"])
+    ['Bo', 'Cy', 'Ann']
+    """
+    order = {p: i for i, p in enumerate(tiebreak)}
+    return sorted(players, key=lambda p: (tuple(-v for v in key[p]), order.get(p, len(order)), p))
+
+
+class Event(ABC, Generic[State, Submission]):
+    """The interface an event package implements (see the module's docstring)."""
+
+    name: ClassVar[str]  # one word, lower case: its submit tab's name and its tabs' prefix ("alchemy")
+    title: ClassVar[str]  # as the rule text names it ("Alchemy")
+    max_players: ClassVar[int] = 7
+    data_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # what the host fills in (templates/<festival>/)
+    state_tabs: ClassVar[tuple[TabSchema, ...]] = ()
+    submit_tab: ClassVar[TabSchema]
+    settings: ClassVar[tuple[Column, ...]] = ()  # the rule text's numbers, with their defaults
+
+    def first_round(self, participants: int) -> int:
+        """The festival round the event starts in (Summoner's Dream with 6 starts in round 2)."""
+        return 1
+
+    @abstractmethod
+    def setup(self, players: Sequence[str], config: Mapping[str, Any], data: Mapping[str, list[dict]],
+              rng: random.Random) -> State:
+        """The state before the event's first round; `data` already checked by `check_data`."""
+
+    def check_data(self, data: Mapping[str, list[dict]]) -> list[str]:
+        """Problems across the data tabs that a column schema cannot see (a recipe naming no material)."""
+        return []
+
+    @abstractmethod
+    def load(self, players: Sequence[str], tabs: Mapping[str, list[dict]], config: Mapping[str, Any],
+             data: Mapping[str, list[dict]]) -> State:
+        """The state from its validated state tabs; raises SchemaErrors for inconsistent content."""
+
+    @abstractmethod
+    def dump(self, state: State) -> dict[str, list[dict]]:
+        """The state as records per state tab (the inverse of `load`)."""
+
+    @abstractmethod
+    def players(self, state: State) -> list[str]: ...
+
+    @abstractmethod
+    def parse(self, state: State, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+        """A participant's submit tab as a typed submission, dropping only what is invalid."""
+
+    @abstractmethod
+    def default(self, state: State, player: str) -> Submission:
+        """The rule text's submission for a participant who submitted nothing valid."""
+
+    @abstractmethod
+    def resolve(self, state: State, submissions: Mapping[str, Submission], round_number: int,
+                rng: random.Random) -> tuple[State, list[str]]:
+        """Festival round `round_number` of the event, every submission at once: the new state
+        and the log's lines (the host's; they may name private things)."""
+
+    @abstractmethod
+    def how_to_submit(self, state: State, player: str) -> list[str]:
+        """What `player` needs to fill in the event's submit tab, one idea a line, with an example
+        made of this player's real options."""
+
+    def submit_choices(self, state: State, player: str) -> dict[str, list[str]]:
+        """Submit column -> the values `player` may type there (the tab's dropdowns)."""
+        return {}
+
+    @abstractmethod
+    def submit_rows(self, submission: Submission) -> list[dict]:
+        """How a submission is typed into the submit tab (bots type this way)."""
+
+    @abstractmethod
+    def bots(self) -> dict[str, Any]:
+        """Bot name -> function(state, player, rng) -> submission; "random" at least (a random legal
+        submission), and the simple strategies `simulate` compares it with."""
+
+    @abstractmethod
+    def private_view(self, state: State, player: str) -> dict[str, pd.DataFrame]: ...
+
+    @abstractmethod
+    def public_view(self, state: State, over: bool) -> dict[str, pd.DataFrame]:
+        """What everyone sees; `over` when the festival has ended (final figures revealed)."""
+
+    @abstractmethod
+    def announcement(self, before: State, after: State) -> list[str]:
+        """Markdown lines for the round's public announcement (public information only)."""
+
+    @abstractmethod
+    def placements(self, state: State, tiebreak: Sequence[str]) -> list[Placement]:
+        """The final ranking, best first, places 1, 2, ...: the event's score and tie chain, then
+        the Gamewide Tiebreak `tiebreak` (every player of the festival, best first)."""
+
+    def summary(self, state: State) -> dict[str, float]:
+        """Numbers about a finished event that `simulate` averages over many festivals."""
+        return {}
