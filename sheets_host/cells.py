@@ -37,6 +37,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -119,11 +120,15 @@ def quote(raw: object) -> str:
 
 
 def fold(value: str) -> str:
-    """A name as compared with another: any case, without spaces, dashes, dots or apostrophes.
+    """A name as compared with another: any case, without spaces, dashes, dots or apostrophes,
+    and as phones and pasting bring it: full-width letters, non-breaking spaces (NFKC), invisible
+    format characters.
 
-    >>> fold("Submitted_At") == fold("submitted at")
+    >>> fold("Submitted_At") == fold("submitted at") == fold("ＳＵＢＭＩＴＴＥＤ\u00a0at") == fold("submit\u200bted at")
     True
     """
+    if not value.isascii():
+        value = "".join(ch for ch in unicodedata.normalize("NFKC", value) if unicodedata.category(ch) != "Cf")
     return re.sub(r"[\s_\-.'’]+", "", value.casefold())
 
 
@@ -211,6 +216,8 @@ def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[s
     options = list(choices)
     allowed = ", ".join(options) or "nothing (none are listed)"
     _formula_check(raw, f"{what}; allowed: {allowed}")
+    if is_blank(raw):
+        raise CellError(f"the cell is empty ({what}; allowed: {allowed})")
     t = text(raw)
     folded = fold(t)
     by_fold = {fold(a): o for a, o in (aliases or {}).items()} | {fold(o): o for o in options}

@@ -147,7 +147,8 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
             (f"player:{p}", f"{p}'s book") for p in session.players]:
         book = session.backend.book(role)
         typer.echo(f"{label}: {getattr(book, 'path', book.ref)}")  # a file offline, a URL on Google
-    typer.echo(f"{session.game.round_word.capitalize()} 1 is open: players fill in the 'submit' tab of their own book.")
+    first = session.game.round_name(1)
+    typer.echo(f"{first[:1].upper()}{first[1:]} is open: players fill in the submit tabs of their own books.")
 
 
 @app.command(short_help="Read every submission and report problems; changes no state.")
@@ -163,7 +164,7 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
     from . import engine
 
     report = engine.check(_backend(where, backend, credentials, auth))
-    typer.echo(f"{report.word} {report.round}")
+    typer.echo(report.name)
     typer.echo(report.table().to_string(index=False))
     for reading in report.readings.values():
         for problem in reading.parsed.problems:
@@ -187,10 +188,10 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
     report = engine.resolve(_backend(where, backend, credentials, auth), redo=redo, early=early,
                             allow_empty=allow_empty)
     if report.action == "delivered":
-        typer.echo(f"{report.word} {report.round} had been resolved but not delivered to every book: delivery "
-                   f"finished. Run resolve again for the next {report.word}.")
+        typer.echo(f"{report.name} had been resolved but not delivered to every book: delivery finished. "
+                   "Run resolve again to go on.")
         return
-    typer.echo(f"{report.word} {report.round} {report.action}.")
+    typer.echo(f"{report.name} {report.action}.")
     if report.note:
         typer.echo(report.note)
     for reading in report.readings.values():
@@ -244,7 +245,7 @@ def status(where: str = typer.Argument(..., metavar="WHERE", help="The game: a f
     if report.round is None:
         typer.echo(f"{report.game}: the game is over.")
         return
-    typer.echo(f"{report.game}: {report.word} {report.round}, deadline {report.deadline}")
+    typer.echo(f"{report.game}: {report.name}, deadline {report.deadline}")
     for player, state in report.submitted.items():
         typer.echo(f"  {player}: {state}")
 

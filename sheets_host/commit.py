@@ -150,7 +150,7 @@ class ResolveReport:
     over: bool = False
     standings: pd.DataFrame | None = None
     note: str = ""  # something the host should know (e.g. the round the redo left open)
-    word: str = "round"  # what the game calls a round ("day")
+    name: str = ""  # the round as the game names it ("day 2")
 
 
 def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[str, pd.DataFrame]]:
@@ -205,7 +205,7 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
     if text is not None:
         files = write_files(session.backend, game, state, number, text)
     remove_files(session.backend, session.last_resolved["round"] if session.last_resolved else 0)
-    return ResolveReport(number, "delivered", announcement=text or "", files=files, word=game.round_word)
+    return ResolveReport(number, "delivered", announcement=text or "", files=files, name=game.round_name(number))
 
 
 def set_aside_once(session: Session, round_number: int, aside: Mapping[str, Sequence[SubmitRow]]) -> list[dict]:

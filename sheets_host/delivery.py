@@ -76,18 +76,19 @@ def status_frame(session: Session, player: str | None, lines: Sequence[tuple] = 
         if open_round is None:
             todo = "nothing: the game is over"
         elif open_round["status"] == "locked":
-            todo = f"nothing: submissions for {word} {open_round['round']} were locked at {open_round['frozen at']}"
+            todo = f"nothing: submissions for {game.round_name(open_round['round'])} were locked at {open_round['frozen at']}"
         elif not game.submits(session.state, player):
-            todo = f"nothing this {word}: you have nothing to submit for {word} {open_round['round']}"
+            todo = f"nothing this {word}: you have nothing to submit for {game.round_name(open_round['round'])}"
         else:
-            todo = (f"fill in your submit tab for {word} {open_round['round']} before the deadline: "
+            todo = (f"fill in your submit {'tab' if len(game.every_submit_tab()) == 1 else 'tabs'} for "
+                    f"{game.round_name(open_round['round'])} before the deadline: "
                     f"{_deadline(open_round, now)}")
         rows.append(("to do", todo))
     rows += list(lines)
     rows += [("game", game.title)]
     if player:
         rows.append(("player", player))
-    rows += [(f"{word} open", open_round["round"] if open_round else "game over"),
+    rows += [(f"{word} open", game.round_name(open_round["round"]) if open_round else "game over"),
              ("deadline", _deadline(open_round, now)), ("updated", stamp(now))]
     if player and open_round is not None:
         for i, line in enumerate(game.how_to_submit(session.state, player)):
@@ -227,7 +228,8 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
             for tab_name, typed in submits[name].items():
                 tabs[tab_name] = typed
                 layouts[tab_name] = submit_layout(game, state, name, own[tab_name], typed)
-            protect = {tab_name: False for tab_name in submits[name]}
+            # A tab the player no longer has (the pregame's, once it is over) is locked.
+            protect = {tab.name: tab.name not in submits[name] for tab in game.every_submit_tab()}
         append = {}
         submit_names = {tab.name for tab in game.every_submit_tab()}
         for tab in [t for t in tabs if t != "status" and t not in submit_names]:

@@ -222,7 +222,7 @@ def _set_aside(round_number: int, attempt: int, readings: Mapping[str, Reading])
 class CheckReport:
     round: int | None
     readings: dict[str, Reading]
-    word: str = "round"  # what the game calls a round ("day")
+    name: str = ""  # the round as the game names it ("day 2")
 
     def table(self) -> pd.DataFrame:
         return pd.DataFrame([{"player": p, "submission": r.state, "counts": r.parsed.kept or "",
@@ -244,17 +244,17 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
             lines += [("problem", f"{p.where()}: {p.message}" if p.where() else p.message) for p in r.parsed.problems]
             status = status_frame(session, r.player, lines)
             book.write({"status": status}, layouts={"status": status_layout(status)})
-    return CheckReport(record["round"], readings, session.game.round_word)
+    return CheckReport(record["round"], readings, session.game.round_name(record["round"]))
 
 
 class RoundDone(NamedTuple):
-    """The round lock or undo acted on, with what the game calls it ("day 2")."""
+    """The round lock or undo acted on, and its name as the game says it ("day 2")."""
 
     round: int
-    word: str = "round"
+    name: str
 
     def __str__(self) -> str:
-        return f"{self.word} {self.round}"
+        return self.name
 
 
 def lock(backend: Backend, clock: Clock = now_utc) -> RoundDone:
@@ -280,7 +280,7 @@ def lock(backend: Backend, clock: Clock = now_utc) -> RoundDone:
             status = status_frame(session, player)
             book.write({"status": status}, layouts={"status": status_layout(status)},
                        protect={tab.name: True for tab in session.game.submit_tabs(session.state, player)})
-    return RoundDone(record["round"], session.game.round_word)
+    return RoundDone(record["round"], session.game.round_name(record["round"]))
 
 
 # ---- resolve ------------------------------------------------------------------------------------
@@ -303,7 +303,7 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
         raise RoundError("the game is over: every round is resolved (use --redo to resolve the last again)")
     deadline = parse_time(record.get("deadline"), "rounds:deadline")
     if deadline and clock() < deadline and not early:
-        raise RoundError(f"{session.game.round_word} {record['round']}'s deadline is {stamp(deadline)}, still to come; "
+        raise RoundError(f"{session.game.round_name(record['round'])}'s deadline is {stamp(deadline)}, still to come; "
                          "use --early to resolve now")
     number = record["round"]
     locked = record["status"] == "locked"
@@ -312,7 +312,7 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
     due = [r for r in readings.values() if r.due]
     if not allow_empty and due and not any(r.rows or r.aside for r in due):
         # Most often a second `resolve` run by mistake right after the first.
-        raise RoundError(f"nobody has submitted anything for {session.game.round_word} {number}; "
+        raise RoundError(f"nobody has submitted anything for {session.game.round_name(number)}; "
                          "use --allow-empty to resolve it anyway (everyone gets the default)")
     if locked:
         attempt = record["attempt"]
@@ -395,11 +395,11 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
         commit(session, new_state, archive=archive, snapshots=added, extra=extra,
                operation=next_commit(session, "redo" if redo else "resolve", number, attempt))
     except SheetsHostError as e:
-        raise BookError(f"writing the host book failed, so {game.round_word} {number} is not {'re' if redo else ''}resolved: {e}") from None
+        raise BookError(f"writing the host book failed, so {game.round_name(number)} is not {'re' if redo else ''}resolved: {e}") from None
     session.state = new_state
 
     text = game.announcement(state, new_state)
-    with after_commit(f"{game.round_word} {number}", "redone" if redo else "resolved"):
+    with after_commit(game.round_name(number), "redone" if redo else "resolved"):
         # A redo leaves submit tabs alone: players may already be typing the next round.
         submits = {} if redo else {p: fresh_submits(game, new_state, p) for p in session.players}
         deliver(session, new_state, books, submits=submits, shown=read,
@@ -407,10 +407,10 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
         files = write_files(session.backend, game, new_state, number, text)
     note = ""
     if redo and following is not None and following["attempt"]:
-        note = (f"{game.round_word} {following['round']} stays {following['status']}, its submissions untouched: "
+        note = (f"{game.round_name(following['round'])} stays {following['status']}, its submissions untouched: "
                 "`resolve` resolves it")
     return ResolveReport(number, "redone" if redo else "resolved", dict(readings), text, files, over,
-                         game.standings(new_state) if over else None, note, game.round_word)
+                         game.standings(new_state) if over else None, note, game.round_name(number))
 
 
 # ---- undo, status -------------------------------------------------------------------------------
@@ -441,12 +441,12 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
         check_writable(session, books)
         commit(session, state, archive=archive, operation=next_commit(session, "undo", number, attempt))
         session.state = state
-        with after_commit(f"{session.game.round_word} {number}", "undone"):
+        with after_commit(session.game.round_name(number), "undone"):
             deliver(session, state, books, shown=read,
                     submits={p: archived_submits(session.game, state, p, restored[p]) for p in session.players},
                     announcements_tab=announcements(session.game, read["public"].get("announcements"), number, None))
             remove_files(backend, number - 1)
-    return RoundDone(number, session.game.round_word)
+    return RoundDone(number, session.game.round_name(number))
 
 
 @dataclass
@@ -455,7 +455,7 @@ class StatusReport:
     round: int | None
     deadline: str
     submitted: dict[str, str]
-    word: str = "round"  # what the game calls a round ("day")
+    name: str = ""  # the round as the game names it ("day 2")
 
 
 def status(backend: Backend, clock: Clock = now_utc) -> StatusReport:
@@ -476,7 +476,7 @@ def status(backend: Backend, clock: Clock = now_utc) -> StatusReport:
             for role, book in player_books(session).items()}
     readings = _read_submissions(session, record, read, clock())
     return StatusReport(session.game.title, record["round"], when, {p: r.state for p, r in readings.items()},
-                        session.game.round_word)
+                        session.game.round_name(record["round"]))
 
 
 # ---- replay -------------------------------------------------------------------------------------

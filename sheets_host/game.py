@@ -91,6 +91,10 @@ class Game(ABC, Generic[State, Submission]):
     frozen_tabs: ClassVar[tuple[str, ...]] = ()  # state tabs the host may edit only before round 1
     settings: ClassVar[tuple[Column, ...]] = ()  # game config keys; defaults in templates/<name>/config.csv
 
+    def round_name(self, number: int) -> str:
+        """Round `number` as players read it: "day 3"; a festival's first round is its pregame."""
+        return f"{self.round_word} {number}"
+
     @abstractmethod
     def setup(self, players: Sequence[str], seed: int, config: Mapping[str, Any],
               data: Mapping[str, list[dict]]) -> State:

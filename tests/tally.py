@@ -3,7 +3,8 @@ whose submission spans several tabs (the festival's shape, before the festival p
 
 Each round every player orders apples and pears (the `orders` tab, rows) and marks cells of a
 2x2 board with an x (the `board` tab, a grid whose first column holds the ranks 2 and 1). The
-state counts what each player ordered and which cells they marked; three rounds."""
+state counts what each player ordered and which cells they marked; three rounds, the board only
+in the first two."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ class TallyGame(Game[Tally, Order]):
     submit_tab = ORDERS.schema
 
     def submit_tabs(self, state: Tally, player: str) -> tuple[SubmitTab, ...]:
-        return (ORDERS, BOARD)
+        return (ORDERS, BOARD) if state.round <= 2 else (ORDERS,)
 
     def every_submit_tab(self) -> tuple[SubmitTab, ...]:
         return (ORDERS, BOARD)

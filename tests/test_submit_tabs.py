@@ -126,3 +126,20 @@ def test_several_submit_tabs_cost_google_one_read_and_one_write_per_book(monkeyp
             per_book[call.sid] = per_book.get(call.sid, 0) + 1
         assert max(per_book.values()) == 2, per_book
     assert state(fake_backend(host, fake=fake)[0]).round == 2
+
+
+def test_a_tab_the_player_no_longer_has_is_locked_and_not_read(game, tmp_path):
+    import openpyxl
+
+    for _ in range(2):
+        bots_submit(game, engine.open_session(game, fixed_clock), 4)
+        engine.resolve(game, early=True, allow_empty=True, clock=fixed_clock)
+    path = game.book("player:Ada").path
+    books = openpyxl.load_workbook(path)
+    assert books["board"].protection.sheet is True and books["orders"].protection.sheet is False
+    marks = state(game).marks
+    type_in(game, "Ada", [["pear", 1]], [["2", "x", "x"], ["1", "x", "x"]])
+    report = engine.check(game, fixed_clock)
+    assert report.readings["Ada"].parsed.kept == "1 pear" and not report.readings["Ada"].parsed.problems
+    engine.resolve(game, early=True, allow_empty=True, clock=fixed_clock)
+    assert state(game).marks == marks

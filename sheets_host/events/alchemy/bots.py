@@ -1,0 +1,128 @@
+"""Bots for Alchemy: function(state, player, rng) -> Submission.
+
+`random` is a random legal submission; `greedy` plans a harvest toward the constructs worth the
+most gems per energy it can afford, buying what one harvest will not bring, and buys a machine
+that helps that plan.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from . import rules
+from .state import ROUNDS, Alchemy, AlchemyState, Attempt, Effect, Holdings, Submission
+
+COINS_PER_ENERGY = 20  # how greedy weighs coins against energy (500 coins last six rounds)
+CLOSE = 0.85  # greedy picks at random among plans scoring this share of the best, so games differ
+MOST_PLANNED = 8  # constructs planned a round: more than 17 energy and a share of the purse make
+
+
+def random_bot(state: AlchemyState, player: str, rng: random.Random) -> Submission:
+    """A random harvest that fits the energy, a few purchases, now and then a machine, a few attempts."""
+    a, held = state.alchemy, state.holdings(player)
+    energy = rules.energy(a, held.machines)
+    harvest: list[str] = []
+    for m in rng.sample(list(a.materials), len(a.materials)):
+        if rng.random() < 0.5 and rules.harvest_energy(a, harvest + [m]) <= energy:
+            harvest.append(m)
+    coins, buys = held.coins, []
+    for _ in range(rng.randint(0, 2)):
+        m, n = rng.choice(a.buyable), rng.randint(1, 3)
+        if a.materials[m].price * n <= coins:
+            coins -= a.materials[m].price * n
+            buys.append((m, n))
+    machines = [m for m in a.machines if state.can_buy_machine(player, m) and a.machines[m].coins <= coins]
+    machine = rng.choice(machines) if machines and rng.random() < 0.3 else None
+    attempts = tuple(Attempt(rng.choice(list(a.constructs)), rng.randint(1, 2), rng.choice((None, rng.randint(1, 3))))
+                     for _ in range(rng.randint(0, 4)))
+    return Submission(tuple(harvest), tuple(buys), machine, attempts)
+
+
+def greedy(state: AlchemyState, player: str, rng: random.Random) -> Submission:
+    """Scores every construct by gems per energy from what it holds, then, best first (each score
+    shaken by up to 1 − CLOSE so games differ), adds each to its plan as often as its harvest fits
+    the energy and its purchases the coins it allows itself this round (an even share of its purse
+    over the rounds left). A unit it holds costs nothing; one it harvests costs its material's
+    energy over the yield it expects (the base less one: a guess of one other participant at each
+    location); one it buys costs its price at COINS_PER_ENERGY. Then a machine, with the coins left."""
+    a, held = state.alchemy, state.holdings(player)
+    plan = _Plan(a, held, rules.energy(a, held.machines), held.coins // max(1, ROUNDS - state.round))
+    scored = []
+    for c in a.constructs:
+        option = plan.option(c)
+        if option:
+            scored.append((float(a.constructs[c].value) / max(0.5, option[0]) * rng.uniform(CLOSE, 1), c))
+    for _, c in sorted(scored, reverse=True):
+        while len(plan.made) < MOST_PLANNED and plan.add(c):
+            pass
+    coins = held.coins - sum(a.materials[m].price * n for m, n in plan.buys.items())
+    machine = _helpful_machine(state, player, plan.harvest, plan.made, coins, Counter(plan.have), rng)
+    attempts = tuple(Attempt(c, 1, i) for i, c in enumerate(plan.made, 1))
+    return Submission(tuple(plan.harvest), tuple(plan.buys.items()), machine, attempts)
+
+
+class _Plan:
+    """The greedy bot's round as it grows: what it expects to hold, harvest, buy and make."""
+
+    def __init__(self, a: Alchemy, held: Holdings, energy: int, budget: int):
+        self.a, self.energy, self.budget = a, energy, budget
+        self.expect = max(1, a.harvest_base - 1)
+        self.needs = {c: rules.recipe(a, c, held.machines) for c in a.constructs}
+        self.have, self.harvest, self.buys, self.made = dict(held.materials), [], Counter(), []
+        self.cost, self.places = 0, set()
+
+    def option(self, construct: str) -> tuple[float, list[str], dict[str, int], int, int] | None:
+        """What making one more `construct` would cost (in energy, coins counted at COINS_PER_ENERGY),
+        what it would harvest and buy, the coins and harvest energy it adds; None if it cannot fit."""
+        mats, expect = self.a.materials, self.expect
+        short = {m: q - self.have.get(m, 0) for m, q in self.needs[construct].items() if q > self.have.get(m, 0)}
+        new = [m for m in short if m not in self.harvest]
+        to_buy = {m: n - expect * (m in new) for m, n in short.items() if n > expect * (m in new)}
+        if any(mats[m].price is None for m in to_buy):
+            return None
+        spent = sum(mats[m].price * n for m, n in to_buy.items())
+        # a material at a location already harvested costs one energy less (the text's x − 1)
+        added = sum(mats[m].energy - 1 for m in new) + len({mats[m].location for m in new} - self.places)
+        if spent > self.budget or self.cost + added > self.energy:
+            return None
+        cost = spent / COINS_PER_ENERGY + sum(mats[m].energy * (n - to_buy.get(m, 0)) for m, n in short.items()) / expect
+        return cost, new, to_buy, spent, added
+
+    def add(self, construct: str) -> bool:
+        option = self.option(construct)
+        if option is None:
+            return False
+        _, new, to_buy, spent, added = option
+        self.harvest += new
+        self.places.update(self.a.materials[m].location for m in new)
+        self.cost += added
+        for m, n in [(m, self.expect) for m in new] + list(to_buy.items()):
+            self.have[m] = self.have.get(m, 0) + n
+        for m, q in self.needs[construct].items():
+            self.have[m] -= q
+        self.buys.update(to_buy)
+        self.budget -= spent
+        self.made.append(construct)
+        return True
+
+
+def _helpful_machine(state: AlchemyState, player: str, harvest: list[str], plan: list[str], coins: int,
+                     have: Counter, rng: random.Random) -> str | None:
+    """A machine it can pay that helps: energy with rounds to come, a yield on what it harvests, a
+    thrift on what its plan needs, a transmuter turning what it has into what its plan needs or
+    what cannot be bought."""
+    a = state.alchemy
+    needed = {m for c in plan for m, _ in a.recipes[c].needs}
+    helpful = []
+    for name, m in a.machines.items():
+        if (not state.can_buy_machine(player, name) or m.coins > coins
+                or (m.material and have[m.material] < m.material_quantity)):
+            continue
+        if ((m.effect is Effect.ENERGY and state.round + 1 < ROUNDS)  # it pays from the next round
+                or (m.effect is Effect.YIELD and m.source in harvest)
+                or (m.effect is Effect.THRIFT and m.source in needed)
+                or (m.effect is Effect.TRANSMUTE and (m.target in needed or a.materials[m.target].price is None)
+                    and (have[m.source] > 0 or m.source in harvest))):
+            helpful.append(name)
+    return rng.choice(helpful) if helpful else None

@@ -1,0 +1,81 @@
+"""Alchemy as a festival event: its settings and tabs, each method delegating to the module that
+holds its rules (`rules`, `tabs`, `read`, `views`, `bots`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from ...cells import SubmitRow
+from ...festival.event import Event, Placement
+from ...game import Parsed
+from . import bots, read, rules, tabs, views
+from .state import AlchemyState, Submission
+
+
+class AlchemyEvent(Event[AlchemyState, Submission]):
+    name = "alchemy"
+    title = "Alchemy"
+    max_players = 7
+    data_tabs = tabs.DATA_TABS
+    state_tabs = tabs.STATE_TABS
+    submit_tab = read.SUBMIT_TAB
+    settings = tabs.SETTINGS
+
+    def setup(self, players: Sequence[str], config: Mapping[str, Any], data: Mapping[str, list[dict]],
+              rng: random.Random) -> AlchemyState:
+        return AlchemyState(tabs.alchemy(config, data), tuple(players))
+
+    def check_data(self, data: Mapping[str, list[dict]]) -> list[str]:
+        return tabs.check_data(data)
+
+    def load(self, players: Sequence[str], state_tabs: Mapping[str, list[dict]], config: Mapping[str, Any],
+             data: Mapping[str, list[dict]]) -> AlchemyState:
+        return tabs.load(tabs.alchemy(config, data), players, state_tabs)
+
+    def dump(self, state: AlchemyState) -> dict[str, list[dict]]:
+        return tabs.dump(state)
+
+    def players(self, state: AlchemyState) -> list[str]:
+        return list(state.participants)
+
+    def parse(self, state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+        return read.parse(state, player, rows)
+
+    def default(self, state: AlchemyState, player: str) -> Submission:
+        return Submission()  # nothing happens for the participant that round
+
+    def resolve(self, state: AlchemyState, submissions: Mapping[str, Submission], round_number: int,
+                rng: random.Random) -> tuple[AlchemyState, list[str]]:
+        after = rules.resolve(state, submissions, round_number, rng)
+        return after, views.log(after)
+
+    def how_to_submit(self, state: AlchemyState, player: str) -> list[str]:
+        return views.how_to_submit(state, player)
+
+    def submit_choices(self, state: AlchemyState, player: str) -> dict[str, list[str]]:
+        return views.submit_choices(state, player)
+
+    def submit_rows(self, submission: Submission) -> list[dict]:
+        return read.submit_rows(submission)
+
+    def bots(self) -> dict[str, Any]:
+        return {"random": bots.random_bot, "greedy": bots.greedy}
+
+    def private_view(self, state: AlchemyState, player: str) -> dict[str, pd.DataFrame]:
+        return views.private_view(state, player)
+
+    def public_view(self, state: AlchemyState, over: bool) -> dict[str, pd.DataFrame]:
+        return views.public_view(state, over)
+
+    def announcement(self, before: AlchemyState, after: AlchemyState) -> list[str]:
+        return views.announcement(before, after)
+
+    def placements(self, state: AlchemyState, tiebreak: Sequence[str]) -> list[Placement]:
+        return rules.placements(state, tiebreak)
+
+    def summary(self, state: AlchemyState) -> dict[str, float]:
+        return views.summary(state)

@@ -1,0 +1,138 @@
+"""What Alchemy shows: each participant their own holdings and rounds, everyone the participants
+(and at the end their gems), the announcement, the host's log, and what `simulate` measures.
+
+The text: "At the end of each round, you will be privately told your number of gems and
+materials. Locations, constructs, and sales will not be revealed." So nothing public names a
+location, a construct or a sale before the end, and a private view holds only its reader's values.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+
+import pandas as pd
+
+from . import bots, rules
+from .read import ACTIONS, submit_rows
+from .state import ROUNDS, Alchemy, AlchemyState, Drop, Report
+
+HISTORY_COLUMNS = ["round", "energy", "harvest", "harvest energy", "bought", "machine", "machines did",
+                   "made", "failed attempts", "sold", "gems", "refused"]
+
+
+def gems_text(gems: Fraction) -> str:
+    """Gems as shown: 2 decimals (they are kept exact).
+
+    >>> gems_text(Fraction(27, 2)), gems_text(Fraction(21, 5) * Fraction(3, 5))
+    ('13.50', '2.52')
+    """
+    return f"{float(round(gems, 2)):.2f}"
+
+
+def stock_text(a: Alchemy, stock: Mapping[str, int]) -> str:
+    """Materials in the materials tab's order, those not held left out."""
+    return ", ".join(f"{m} ×{stock[m]}" for m in a.materials if stock.get(m)) or "nothing"
+
+
+def _refused(drops: Iterable[Drop]) -> str:
+    return "; ".join(f"{d.part} {d.value}: not {d.why}" for d in drops)
+
+
+def _machined(report: Report) -> str:
+    return ", ".join(f"{m} {n:+d}" for m, n in report.machined.items())
+
+
+def _history_row(a: Alchemy, number: int, r: Report) -> dict:
+    return {"round": number, "energy": r.energy, "harvest": stock_text(a, r.harvested) if r.harvested else None,
+            "harvest energy": r.cost, "bought": ", ".join(f"{m} ×{n}" for m, n in r.bought) or None,
+            "machine": r.machine, "machines did": _machined(r) or None, "made": ", ".join(r.made) or None, "failed attempts": ", ".join(r.failed) or None,
+            "sold": "; ".join(f"{s.construct}: {gems_text(a.constructs[s.construct].value)} × "
+                              f"{float(s.multiplier):g} = {gems_text(s.gems)}" for s in r.sales) or None,
+            "gems": gems_text(sum((s.gems for s in r.sales), Fraction(0))), "refused": _refused(r.dropped) or None}
+
+
+def private_view(state: AlchemyState, player: str) -> dict[str, pd.DataFrame]:
+    a, h = state.alchemy, state.holdings(player)
+    me = [("player", player), ("rounds played", state.round), ("gems", gems_text(h.gems)), ("coins", h.coins),
+          ("energy next round", rules.energy(a, h.machines)), ("materials", stock_text(a, h.materials)),
+          ("machines", ", ".join(h.machines) or "none"),
+          ("constructs sold so far", ", ".join(c for c in a.constructs if c in h.sold) or "none")]
+    rounds = [_history_row(a, result.number, result.reports[player]) for result in reversed(state.history)]
+    return {"my alchemy": pd.DataFrame(me, columns=["what", "value"], dtype=object),
+            "my alchemy rounds": pd.DataFrame(rounds, columns=HISTORY_COLUMNS, dtype=object)}
+
+
+def public_view(state: AlchemyState, over: bool) -> dict[str, pd.DataFrame]:
+    """The participants; at the end their gems (the text reveals nothing else)."""
+    if not over:
+        return {"alchemy participants": pd.DataFrame({"participant": list(state.participants)})}
+    return {"alchemy participants": pd.DataFrame(
+        [{"participant": p, "gems": gems_text(state.holdings(p).gems)} for p in state.participants])}
+
+
+def announcement(before: AlchemyState, after: AlchemyState) -> list[str]:
+    lines = [f"**Alchemy**, round {after.round}: harvested, engineered and sold. Each participant is told "
+             "their gems and materials privately."]
+    if after.round >= ROUNDS:
+        lines += ["", "Alchemy's final gems:"]
+        lines += [f"- {p}: {gems_text(after.holdings(p).gems)}"
+                  for p in sorted(after.participants, key=lambda p: -after.holdings(p).gems)]
+    return lines
+
+
+def log(after: AlchemyState) -> list[str]:
+    """The host's lines for the round just resolved (they name private things)."""
+    a, result = after.alchemy, after.history[-1]
+    lines = []
+    for p, r in result.reports.items():
+        row = _history_row(a, result.number, r)
+        lines.append(f"Alchemy {p}: " + "; ".join(f"{k} {v}" for k, v in row.items()
+                                                   if k not in ("round", "refused") and v is not None))
+        lines += [f"Alchemy {p}: {d.part} {d.value} refused: not {d.why}" for d in r.dropped]
+    return lines
+
+
+def how_to_submit(state: AlchemyState, player: str) -> list[str]:
+    a, h = state.alchemy, state.holdings(player)
+    example = " / ".join(" | ".join(str(v) for v in (r["action"], r["item"], r.get("quantity") or "",
+                                                       r.get("priority") or "")).rstrip(" |")
+                         for r in submit_rows(bots.greedy(state, player, random.Random(0))))
+    return [
+        f"Alchemy, round {state.round + 1}: one row per action in the `alchemy` tab: action | item | quantity | priority.",
+        f"You hold {h.coins} coins and {rules.energy(a, h.machines)} energy this round; materials: "
+        f"{stock_text(a, h.materials)}; machines: {', '.join(h.machines) or 'none'}.",
+        "harvest: a material (each once a round). It costs its energy, less x − 1 for x different materials "
+        "at one location.",
+        f"A harvest yields {a.harvest_base} less the other participants harvesting at its location, at least 1.",
+        "A harvest costing more than your energy harvests nothing.",
+        "buy: a material and how many (blank is 1), paid in row order; they arrive with the harvest. Prices: "
+        + ", ".join(f"{m} {a.materials[m].price}" for m in a.buyable) + ".",
+        "machine: one a round, each machine once, paid after your purchases from your coins and what you hold "
+        "after the harvest; it works from this round on.",
+        "engineer: a construct; quantity = attempts (blank is 1); priority 1 is tried first, rows without a "
+        "priority after, in random order. A failed attempt loses nothing.",
+        "Everything made is sold this round; per set, by everyone: 1 sold ×1.5, 2 ×1.25, 3 ×1, 4 ×0.75, 5+ ×0.6.",
+        f"Example: {example}." if example else "Example: harvest | " + next(iter(a.materials)) + ".",
+        "Nothing valid: nothing happens for you this round.",
+    ]
+
+
+def submit_choices(state: AlchemyState, player: str) -> dict[str, list[str]]:
+    a = state.alchemy
+    machines = [m for m in a.machines if state.can_buy_machine(player, m)]
+    return {"action": list(ACTIONS), "item": [*a.materials, *machines, *a.constructs]}
+
+
+def summary(state: AlchemyState) -> dict[str, float]:
+    """Gems' spread, and how often each construct, set and machine was made or bought in the event."""
+    a = state.alchemy
+    gems = [float(state.holdings(p).gems) for p in state.participants]
+    made = Counter(c for result in state.history for r in result.reports.values() for c in r.made)
+    bought = Counter(r.machine for result in state.history for r in result.reports.values() if r.machine)
+    return {"gems min": min(gems), "gems mean": sum(gems) / len(gems), "gems max": max(gems),
+            **{f"made {c}": float(made[c]) for c in a.constructs},
+            **{f"set {s}": float(sum(made[c] for c, k in a.constructs.items() if k.set == s)) for s in a.sets},
+            **{f"machine {m}": float(bought[m]) for m in a.machines}}
