@@ -148,7 +148,9 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
         book = session.backend.book(role)
         typer.echo(f"{label}: {getattr(book, 'path', book.ref)}")  # a file offline, a URL on Google
     first = session.game.round_name(1)
-    typer.echo(f"{first[:1].upper()}{first[1:]} is open: players fill in the submit tabs of their own books.")
+    tabs = [tab.name for tab in session.game.every_submit_tab()]
+    where = f"the {tabs[0]!r} tab" if len(tabs) == 1 else "their submit tabs (" + ", ".join(tabs) + ")"
+    typer.echo(f"{first[:1].upper()}{first[1:]} is open: players fill in {where} of their own book.")
 
 
 @app.command(short_help="Read every submission and report problems; changes no state.")
