@@ -1,0 +1,67 @@
+"""The pregame's submission: a player's first and second choice of event and the garnets spent on
+the list, typed into the `preferences` tab (one row: first, second, garnets).
+
+Rulings (docs/games/academy-of-witchcraft-arts.md):
+- The list counts only with two different events named; otherwise the player is silent and
+  their choices are drawn (`assignment`), with nothing spent.
+- Garnets spent are a whole number from 0 to what the player holds (the host's `garnets` tab);
+  blank is 0. More than they hold is refused: nothing is spent and the list still counts.
+- Only the first row typed counts; later rows are named and ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .. import cells
+from ..cells import Problem, SubmitRow
+from ..game import Parsed
+from ..table import Column, SubmitTab, TabSchema
+
+PREFERENCES = SubmitTab(TabSchema("preferences", (
+    Column("first", doc="your first choice of event"),
+    Column("second", doc="your second choice: another event"),
+    Column("garnets", "int", lo=0, optional=True, doc="garnets spent on your list (blank: none); they break ties"),
+)))
+
+
+@dataclass(frozen=True)
+class Preference:
+    first: str
+    second: str
+    garnets: int = 0
+
+
+def parse_preferences(player: str, rows: Sequence[SubmitRow], events: Mapping[str, str],
+                      held: int) -> Parsed[Preference]:
+    """The preference list in `rows` (the `preferences` tab's); `events` maps each event's name
+    to its title (either is understood, any case); `held` is the garnets the player holds.
+
+    >>> row = SubmitRow("Ann", 2, ["first", "second", "garnets"], {"first": "Summoner's Dream",
+    ...                 "second": "alchemy", "garnets": 2})
+    >>> parsed = parse_preferences("Ann", [row], {"alchemy": "Alchemy", "summoning": "Summoner's Dream"}, 3)
+    >>> parsed.submission, parsed.kept
+    (Preference(first='summoning', second='alchemy', garnets=2), "first Summoner's Dream, then Alchemy; 2 garnets spent")
+    """
+    problems: list[Problem] = []
+    if not rows:
+        return Parsed(None, (), "nothing: your choices will be drawn")
+    row, *later = rows
+    problems += [r.problem(None, "only the first row of the preferences tab counts; this row is ignored") for r in later]
+    names = list(events)
+    aliases = {title: name for name, title in events.items()}
+    first = row.read("first", lambda v: cells.as_choice(v, names, "an event", aliases), problems, "no list")
+    second = row.read("second", lambda v: cells.as_choice(v, names, "an event", aliases), problems, "no list")
+    if first is not None and first == second:
+        problems.append(row.problem("second", f"{events[first]!r} is your first choice too: name another event; no list"))
+        second = None
+    if first is None or second is None:
+        return Parsed(None, tuple(problems), "nothing: your choices will be drawn")
+    garnets = row.read("garnets", lambda v: 0 if cells.is_blank(v) else cells.as_int(v, 0, 10**6, "garnets spent"),
+                       problems, "nothing spent") or 0
+    if garnets > held:
+        problems.append(row.problem("garnets", f"{garnets} is more than the {held} garnets you hold; nothing spent"))
+        garnets = 0
+    spent = f"{garnets} garnet{'s' if garnets != 1 else ''} spent"
+    return Parsed(Preference(first, second, garnets), tuple(problems), f"first {events[first]}, then {events[second]}; {spent}")
