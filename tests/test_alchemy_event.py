@@ -56,7 +56,8 @@ def test_six_rounds_by_bots_round_trip_and_place_everyone(count):
     placed = EVENT.placements(after, list(reversed(players)))
     assert [p.place for p in placed] == list(range(1, count + 1)) and sorted(p.player for p in placed) == players
     assert placed[0].score == max(after.holdings(p).gems for p in players)
-    assert any("Alchemy's final gems" in line for line in EVENT.announcement(before, after))
+    assert any("Alchemy's final gems" in line for line in EVENT.announcement(before, after, over=True))
+    assert not any("gems:" in line for line in EVENT.announcement(before, after, over=False))
     summary = EVENT.summary(after)
     assert summary["gems min"] <= summary["gems mean"] <= summary["gems max"]
 
@@ -84,7 +85,7 @@ def test_the_public_view_and_announcements_say_nothing_of_locations_constructs_o
     before, state = play(players)
     alchemy = state.alchemy
     secret = [*alchemy.materials, *(loc.name for loc in alchemy.locations), *alchemy.constructs, *alchemy.sets]
-    during = cells_of(EVENT.public_view(state, over=False)) + " ".join(EVENT.announcement(before, state)[:1])
+    during = cells_of(EVENT.public_view(state, over=False)) + " ".join(EVENT.announcement(before, state, over=False)[:1])
     assert not [s for s in secret if s in during] and "gems" not in cells_of(EVENT.public_view(state, over=False))
     final = EVENT.public_view(state, over=True)["alchemy participants"]
     assert list(final.columns) == ["participant", "gems"] and len(final) == 7

@@ -124,8 +124,9 @@ class Event(ABC, Generic[State, Submission]):
         """What everyone sees; `over` when the festival has ended (final figures revealed)."""
 
     @abstractmethod
-    def announcement(self, before: State, after: State) -> list[str]:
-        """Markdown lines for the round's public announcement (public information only)."""
+    def announcement(self, before: State, after: State, over: bool) -> list[str]:
+        """Markdown lines for the round's public announcement (public information only); `over`
+        when the festival has ended (final figures revealed)."""
 
     @abstractmethod
     def placements(self, state: State, tiebreak: Sequence[str]) -> list[Placement]:

@@ -71,8 +71,8 @@ class AlchemyEvent(Event[AlchemyState, Submission]):
     def public_view(self, state: AlchemyState, over: bool) -> dict[str, pd.DataFrame]:
         return views.public_view(state, over)
 
-    def announcement(self, before: AlchemyState, after: AlchemyState) -> list[str]:
-        return views.announcement(before, after)
+    def announcement(self, before: AlchemyState, after: AlchemyState, over: bool) -> list[str]:
+        return views.announcement(before, after, over)
 
     def placements(self, state: AlchemyState, tiebreak: Sequence[str]) -> list[Placement]:
         return rules.placements(state, tiebreak)

@@ -17,7 +17,7 @@ import pandas as pd
 
 from . import bots, rules
 from .read import ACTIONS, submit_rows
-from .state import ROUNDS, Alchemy, AlchemyState, Drop, Report
+from .state import Alchemy, AlchemyState, Drop, Report
 
 HISTORY_COLUMNS = ["round", "energy", "harvest", "harvest energy", "bought", "machine", "machines did",
                    "made", "failed attempts", "sold", "gems", "refused"]
@@ -73,10 +73,10 @@ def public_view(state: AlchemyState, over: bool) -> dict[str, pd.DataFrame]:
         [{"participant": p, "gems": gems_text(state.holdings(p).gems)} for p in state.participants])}
 
 
-def announcement(before: AlchemyState, after: AlchemyState) -> list[str]:
+def announcement(before: AlchemyState, after: AlchemyState, over: bool) -> list[str]:
     lines = [f"**Alchemy**, round {after.round}: harvested, engineered and sold. Each participant is told "
              "their gems and materials privately."]
-    if after.round >= ROUNDS:
+    if over:
         lines += ["", "Alchemy's final gems:"]
         lines += [f"- {p}: {gems_text(after.holdings(p).gems)}"
                   for p in sorted(after.participants, key=lambda p: -after.holdings(p).gems)]
