@@ -5,12 +5,13 @@ The bots are the games' own `bot` functions, the same ones the property tests us
 
 from __future__ import annotations
 
+import collections
 import shutil
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,14 +59,22 @@ def default_settings(game: Game) -> dict[str, Any]:
     return {"config": config, "data": data}
 
 
-def play_in_memory(game: Game, players: Sequence[str], seed: int, config: Mapping, data: Mapping) -> Any:
-    """One whole game by bots, no books: returns the final state."""
-    state = game.setup(players, seed, config, data)
+def bot_states(game: Game, players: Sequence[str], seed: int, config: Mapping, data: Mapping,
+               state: Any = None) -> Iterator[Any]:
+    """Every state of a whole game by bots, no books: the first (`state`, or set up), then one
+    after each round."""
+    state = game.setup(players, seed, config, data) if state is None else state
+    yield state
     while not game.is_over(state):
         r = game.round(state)
         subs = {p: game.bot(state, p, rng_for(seed, r, f"bot/{p}")) for p in game.players(state)}
         state = game.resolve(state, subs, rng_for(seed, r, "resolve")).state
-    return state
+        yield state
+
+
+def play_in_memory(game: Game, players: Sequence[str], seed: int, config: Mapping, data: Mapping) -> Any:
+    """One whole game by bots, no books: returns the final state."""
+    return collections.deque(bot_states(game, players, seed, config, data), maxlen=1)[0]
 
 
 @dataclass

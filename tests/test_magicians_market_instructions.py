@@ -8,10 +8,9 @@ import pytest
 
 from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
-from sheets_host.game import rng_for
 from sheets_host.games.magicians_market import game as market
 from sheets_host.games.magicians_market.day import Bid, Orders
-from sheets_host.play import BOT_NAMES
+from sheets_host.play import BOT_NAMES, bot_states
 
 HEADER = ["action", "good", "to", "amount"]
 SIX = ["Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix"]
@@ -20,14 +19,7 @@ SIX = ["Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix"]
 @pytest.fixture(scope="module")
 def days(mm, mm_defaults):
     """Every state of a bot game of six, day by day."""
-    state = mm.setup(SIX, 5, mm_defaults["config"], mm_defaults["data"])
-    out = [state]
-    while not mm.is_over(state):
-        r = mm.round(state)
-        subs = {p: mm.bot(state, p, rng_for(5, r, f"bot/{p}")) for p in SIX}
-        state = mm.resolve(state, subs, rng_for(5, r, "resolve")).state
-        out.append(state)
-    return out
+    return list(bot_states(mm, SIX, 5, mm_defaults["config"], mm_defaults["data"]))
 
 
 def rows(player, *specs):

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from sheets_host.cells import SubmitRow, fold
-from sheets_host.game import rng_for
+from sheets_host.play import bot_states
 from sheets_host.games.spirit_chain import colours
 from sheets_host.games.spirit_chain.cards import Element
 from sheets_host.games.spirit_chain.game import SUBMIT_TAB, Phase
@@ -22,16 +22,8 @@ HEADER = SUBMIT_TAB.header
 @pytest.fixture(scope="module")
 def duels():
     """Every state of two bot duels, phase part by phase part."""
-    out = []
-    for seed in (1, 2):
-        state = setup(seed)
-        out.append(state)
-        while not GAME.is_over(state):
-            r = GAME.round(state)
-            subs = {p: GAME.bot(state, p, rng_for(seed, r, f"bot/{p}")) for p in PLAYERS}
-            state = GAME.resolve(state, subs, rng_for(seed, r, "resolve")).state
-            out.append(state)
-    return out
+    return [state for seed in (1, 2) for state in bot_states(GAME, PLAYERS, seed, DEFAULTS["config"],
+                                                               DEFAULTS["data"], setup(seed))]
 
 
 def row(player, cells):

@@ -8,10 +8,9 @@ import sys
 import pytest
 
 from sheets_host.cells import SubmitRow, fold
-from sheets_host.game import rng_for
 from sheets_host.games.wind_guide_me import colours
 from sheets_host.layout import tint
-from sheets_host.play import bot_names
+from sheets_host.play import bot_names, bot_states
 
 from .conftest import PLAYERS
 from .test_wgm_game import full_round, secret_twin
@@ -31,14 +30,7 @@ def examples(line):
 def states(wgm, wgm_defaults, seed=3):
     """Every state of a bot game where Ada and Blaise hold Power of Light and Cora and Ada Power of Dark."""
     config = {**wgm_defaults["config"], "light holders": "Ada, Blaise", "dark holders": "Ada, Cora"}
-    state = wgm.setup(PLAYERS, seed, config, wgm_defaults["data"])
-    out = [state]
-    while not wgm.is_over(state):
-        r = wgm.round(state)
-        subs = {p: wgm.bot(state, p, rng_for(seed, r, f"bot/{p}")) for p in PLAYERS}
-        state = wgm.resolve(state, subs, rng_for(seed, r, "resolve")).state
-        out.append(state)
-    return out
+    return list(bot_states(wgm, PLAYERS, seed, config, wgm_defaults["data"]))
 
 
 @pytest.fixture(scope="module")
