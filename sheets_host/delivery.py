@@ -80,7 +80,7 @@ def status_frame(session: Session, player: str | None, lines: Sequence[tuple] = 
         elif not game.submits(session.state, player):
             todo = f"nothing this {word}: you have nothing to submit for {game.round_name(open_round['round'])}"
         else:
-            todo = (f"fill in your submit {'tab' if len(game.every_submit_tab()) == 1 else 'tabs'} for "
+            todo = (f"fill in your submit {'tabs' if game.several_submit_tabs else 'tab'} for "
                     f"{game.round_name(open_round['round'])} before the deadline: "
                     f"{_deadline(open_round, now)}")
         rows.append(("to do", todo))
@@ -124,11 +124,10 @@ def submit_frames(game: Game, state: Any, player: str, rows: Sequence[Mapping[st
     out = {}
     for tab in game.submit_tabs(state, player):
         key = game.tab_key(tab.name)
-        mine = [(n, r) for n, r in zip(at if at is not None else range(2, 2 + len(rows)), rows) if r.get("tab") == key]
-        if not mine and tab.labels:
-            out[tab.name] = tab.empty()
-            continue
-        by_row = dict(mine) if at is not None else {2 + i: r for i, (_, r) in enumerate(mine)}
+        if at is not None:
+            by_row = {n: r for n, r in zip(at, rows) if r.get("tab") == key}
+        else:
+            by_row = dict(enumerate((r for r in rows if r.get("tab") == key), start=2))
         last = max([*by_row, 1 + len(tab.labels)])
         labelled = {2 + i: {tab.header[0]: label} for i, label in enumerate(tab.labels)}
         out[tab.name] = frame([by_row.get(n) or labelled.get(n, {}) for n in range(2, last + 1)], tab.header)
@@ -146,7 +145,7 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
     was dropped; from the archive and the log, so it is the same after a crash, a redo or an undo."""
     game, word = session.game, session.game.round_word
     header = submit_columns(game)
-    tabbed = ["tab"] if len(game.every_submit_tab()) > 1 else []
+    tabbed = ["tab"] if game.several_submit_tabs else []
     log = session.tabs.get("log", pd.DataFrame()).to_dict("records")
     out = []
     for record in session.rounds:

@@ -130,10 +130,15 @@ class Game(ABC, Generic[State, Submission]):
         """Every submit tab any player has in any round: the archive keeps all their columns."""
         return (SubmitTab(self.submit_tab),)
 
+    @property
+    def several_submit_tabs(self) -> bool:
+        """Whether rows, the archive and messages name a submit tab: not in a game with one, so
+        its books read as they always have."""
+        return len(self.every_submit_tab()) > 1
+
     def tab_key(self, name: str) -> str | None:
-        """How rows of submit tab `name` are marked in the archive and in messages: not at all
-        (None) in a game with one submit tab, so its books read as they always have."""
-        return name if len(self.every_submit_tab()) > 1 else None
+        """How rows of submit tab `name` are marked in the archive and in messages (None: not)."""
+        return name if self.several_submit_tabs else None
 
     @abstractmethod
     def parse(self, state: State, player: str, rows: Sequence[SubmitRow], window: Window = Window()) -> Parsed[Submission]:

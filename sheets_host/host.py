@@ -297,7 +297,7 @@ def read_players(data: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
 def archive_header(game: Game) -> list[str]:
     """The archive's columns: the keys (with the tab in a game of several submit tabs), then every
     column of every submit tab, once."""
-    return ARCHIVE_KEYS + (["tab"] if len(game.every_submit_tab()) > 1 else []) + submit_columns(game)
+    return ARCHIVE_KEYS + (["tab"] if game.several_submit_tabs else []) + submit_columns(game)
 
 
 def submit_columns(game: Game) -> list[str]:
