@@ -95,6 +95,7 @@ def run(game_name: str, players: int | None = None, rounds: int | None = None, s
         while rounds is None or played < rounds:
             clock.tick()
             players_side = command(host_id)
+            play.host_types(players_side, engine.open_session(players_side, clock), seed)
             _type_submissions(fake, players_side, engine.open_session(players_side, clock), seed)
             number = played + 1
             for name, act in (("status", lambda b: engine.status(b, clock)),

@@ -148,7 +148,8 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
         book = session.backend.book(role)
         typer.echo(f"{label}: {getattr(book, 'path', book.ref)}")  # a file offline, a URL on Google
     first = session.game.round_name(1)
-    tabs = [tab.name for tab in session.game.every_submit_tab()]
+    tabs = list(dict.fromkeys(tab.name for p in session.players
+                              for tab in session.game.submit_tabs(session.state, p)))
     where = f"the {tabs[0]!r} tab" if len(tabs) == 1 else "their submit tabs (" + ", ".join(tabs) + ")"
     typer.echo(f"{first[:1].upper()}{first[1:]} is open: players fill in {where} of their own book.")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -184,6 +184,17 @@ class Game(ABC, Generic[State, Submission]):
     @abstractmethod
     def bot(self, state: State, player: str, rng: random.Random) -> Submission:
         """A random legal submission (used by demo, simulate and the property tests)."""
+
+    def bots(self) -> dict[str, Callable[[State, str, random.Random], Submission]]:
+        """Strategy name -> bot, "random" first: `simulate` compares them (a festival's events
+        have greedy bots as well)."""
+        return {"random": self.bot}
+
+    def host_bot(self, state: State, rng: random.Random) -> State:
+        """The state once a bot host has typed what the rule text leaves to the host before the
+        round to be resolved next (a festival's ranking of an event hosted by hand); `demo`
+        writes what changed into the host book, as a host would."""
+        return state
 
     @abstractmethod
     def submit_rows(self, submission: Submission) -> list[dict]:

@@ -60,14 +60,16 @@ def default_settings(game: Game) -> dict[str, Any]:
 
 
 def bot_states(game: Game, players: Sequence[str], seed: int, config: Mapping, data: Mapping,
-               state: Any = None) -> Iterator[Any]:
-    """Every state of a whole game by bots, no books: the first (`state`, or set up), then one
-    after each round."""
+               state: Any = None, strategy: str = "random") -> Iterator[Any]:
+    """Every state of a whole game by bots of `strategy` (`Game.bots`), no books: the first
+    (`state`, or set up), then one after each round."""
+    bot = game.bots()[strategy]
     state = game.setup(players, seed, config, data) if state is None else state
     yield state
     while not game.is_over(state):
         r = game.round(state)
-        subs = {p: game.bot(state, p, rng_for(seed, r, f"bot/{p}")) for p in game.players(state)}
+        state = game.host_bot(state, rng_for(seed, r, "host"))
+        subs = {p: bot(state, p, rng_for(seed, r, f"bot/{p}")) for p in game.players(state)}
         state = game.resolve(state, subs, rng_for(seed, r, "resolve")).state
         yield state
 
@@ -134,6 +136,22 @@ def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: boo
             name: submit_layout(game, state, player, tabs[name], typed) for name, typed in frames.items()})
 
 
+def host_types(backend: Backend, session: engine.Session, seed: int) -> bool:
+    """A bot host types what the game leaves to the host this round (`Game.host_bot`) into the
+    host book's state tabs, as a person would; whether anything was typed."""
+    from .layout import lay_out_tab
+
+    game, state = session.game, session.state
+    typed = game.host_bot(state, rng_for(seed, game.round(state), "host"))
+    if typed is state:
+        return False
+    before, after = game.dump(state), game.dump(typed)
+    tabs = {s: s.frame(after[s.name]) for s in game.state_tabs if after[s.name] != before[s.name]}
+    backend.book("host").write({s.name: f for s, f in tabs.items()}, layouts={
+        s.name: lay_out_tab(f, s, players=session.players, palette=game.palette()) for s, f in tabs.items()})
+    return True
+
+
 def _untidy(value: object, rng) -> object:
     """Stray spaces and odd case, as people type: the engine must read these all the same."""
     if value is None or rng.random() < 0.6:
@@ -152,11 +170,14 @@ def demo(game_name: str, backend: Backend, seed: int, players: int | None = None
     say(f"{game.title}: new game for {', '.join(names)} (seed {seed})")
     while True:
         session = engine.open_session(backend, clock)
+        if host_types(backend, session, seed):
+            session = engine.open_session(backend, clock)
+            say("the host typed what the game leaves to the host (a random ranking of each event hosted by hand)")
         bots_submit(backend, session, seed)
         checked = engine.check(backend, clock)
         problems = sum(len(r.parsed.problems) for r in checked.readings.values())
         report = engine.resolve(backend, early=True, clock=clock)
-        say(f"round {report.round}: resolved ({problems} problem(s) found by check)")
+        say(f"{report.name}: resolved ({problems} problem(s) found by check)")
         if report.over:
             return report
 

@@ -106,7 +106,7 @@ def test_check_data_names_tab_row_and_column_of_each_inconsistency():
     data["alchemy materials"][5]["material"] = "gilt"
     data["alchemy recipes"] = [r for r in data["alchemy recipes"] if r["construct"] != "tin bird"]
     data["alchemy machines"][0]["to"] = None
-    problems = EVENT.check_data(data)
+    problems = [str(e) for e in EVENT.check_data(data)]
     assert any(p.startswith("tab 'alchemy recipes', row 2, column 'material': 'moonpetl' is not a material") for p in problems)
     assert any("a list with a material called 'gold'" in p for p in problems)
     assert any(p.startswith("tab 'alchemy constructs', row 14, column 'construct': 'tin bird'") for p in problems)

@@ -53,7 +53,8 @@ def test_games_lists_the_games_and_a_games_settings_with_defaults_and_meaning():
 def test_every_game_folder_holds_the_game_of_its_name():
     from sheets_host.games import get_game, names
 
-    assert names() == ["magicians-market", "pyramid-superiority", "spirit-chain", "wind-guide-me"]
+    assert names() == ["academy-of-witchcraft-arts", "magicians-market", "pyramid-superiority", "spirit-chain",
+                       "wind-guide-me"]
     assert [get_game(n).name for n in names()] == names()
 
 

@@ -16,16 +16,19 @@ from ..table import Column, TabSchema
 from .event import Placement
 
 
-def ranking_tab(event: str) -> TabSchema:
+def ranking_tab(event: str, figures: Sequence[Column] = ()) -> TabSchema:
+    """The tab; `figures`: what the festival's endgame rewards besides the place (Alchemy's gold)."""
     return TabSchema(f"{event} ranking", (
         Column("player", "player", doc="a participant of the event"),
         Column("place", "int", lo=1, optional=True, doc="1 is first; each place once; blank until the event ends"),
         Column("score", optional=True, doc="the event's score, as its rule text counts it"),
         Column("tiebreak", optional=True, doc="the figures of the event's tie chain, if they decided a place"),
+        *figures,
     ), f"The final ranking of {event}, hosted by hand: the host types it before the last resolve.")
 
 
-def read_ranking(event: str, records: Sequence[dict], participants: Sequence[str]) -> list[Placement] | None:
+def read_ranking(event: str, records: Sequence[dict], participants: Sequence[str],
+                 figures: Sequence[Column] = ()) -> list[Placement] | None:
     """The event's placements from the ranking tab's typed records (`TabSchema.records`), best
     first; None while no place is typed. SchemaErrors naming the row when a participant is
     missing or listed twice, someone else is listed, or the places are not 1 to the number of
@@ -64,5 +67,7 @@ def read_ranking(event: str, records: Sequence[dict], participants: Sequence[str
     if errors:
         raise SchemaErrors(errors)
     ranked = sorted(records, key=lambda r: r["place"])
-    return [Placement(r["player"], r["place"], r["score"], {"tiebreak": r["tiebreak"]} if r["tiebreak"] else {})
+    return [Placement(r["player"], r["place"], r["score"],
+                      {**({"tiebreak": r["tiebreak"]} if r["tiebreak"] else {}),
+                       **{c.name: r[c.name] for c in figures if r[c.name] is not None}})
             for r in ranked]

@@ -3,8 +3,8 @@
 An event is a small game over the players assigned to it, with its own state, data and submit
 tab. It is pure like a `Game`: `resolve` takes the state, every participant's submission and a
 seeded generator, and returns the new state with the audit log's lines. It never sees the
-festival's other events, its tabs are named without any prefix (the festival adds one), and its
-ranking breaks its own ties down to the festival's Gamewide Tiebreak, handed to it.
+festival's other events; its tabs start with its name (`alchemy turns`), so they never clash with
+another's; and its ranking breaks its own ties down to the festival's Gamewide Tiebreak, handed to it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import pandas as pd
 
 from ..cells import SubmitRow
+from ..errors import SchemaError
 from ..game import Parsed
 from ..table import Column, TabSchema
 
@@ -58,6 +59,7 @@ class Event(ABC, Generic[State, Submission]):
     state_tabs: ClassVar[tuple[TabSchema, ...]] = ()
     submit_tab: ClassVar[TabSchema]
     settings: ClassVar[tuple[Column, ...]] = ()  # the rule text's numbers, with their defaults
+    figures: ClassVar[tuple[Column, ...]] = ()  # the ranking's figures a festival's endgame rewards (by hand: typed)
 
     def first_round(self, participants: int) -> int:
         """The festival round the event starts in (Summoner's Dream with 6 starts in round 2)."""
@@ -68,7 +70,7 @@ class Event(ABC, Generic[State, Submission]):
               rng: random.Random) -> State:
         """The state before the event's first round; `data` already checked by `check_data`."""
 
-    def check_data(self, data: Mapping[str, list[dict]]) -> list[str]:
+    def check_data(self, data: Mapping[str, list[dict]]) -> list[SchemaError]:
         """Problems across the data tabs that a column schema cannot see (a recipe naming no material)."""
         return []
 

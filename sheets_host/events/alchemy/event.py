@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ...cells import SubmitRow
+from ...errors import SchemaError
 from ...festival.event import Event, Placement
 from ...game import Parsed
 from . import bots, read, rules, tabs, views
@@ -24,12 +25,13 @@ class AlchemyEvent(Event[AlchemyState, Submission]):
     state_tabs = tabs.STATE_TABS
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
+    figures = tabs.FIGURES
 
     def setup(self, players: Sequence[str], config: Mapping[str, Any], data: Mapping[str, list[dict]],
               rng: random.Random) -> AlchemyState:
         return AlchemyState(tabs.alchemy(config, data), tuple(players))
 
-    def check_data(self, data: Mapping[str, list[dict]]) -> list[str]:
+    def check_data(self, data: Mapping[str, list[dict]]) -> list[SchemaError]:
         return tabs.check_data(data)
 
     def load(self, players: Sequence[str], state_tabs: Mapping[str, list[dict]], config: Mapping[str, Any],

@@ -78,6 +78,8 @@ ENERGY = Column("alchemy energy", "int", lo=0, doc="energy a round before machin
 HARVEST_BASE = Column("alchemy harvest base", "int", lo=1, doc="a harvest's yield with nobody else at its "
                                                                "location (4)")
 SETTINGS = (STARTING_COINS, ENERGY, HARVEST_BASE)
+# What the Academy's endgame rewards (a garnet for the most gold left): hosted by hand, typed in.
+FIGURES = (Column("gold held", "int", lo=0, optional=True, doc="gold left at the end (blank is 0)"),)
 DEFAULTS = {STARTING_COINS.name: 500, ENERGY.name: 17, HARVEST_BASE.name: 4}  # the rule text's numbers
 MOST = 999  # a bound for counts: more than any purse buys (prices are 1 or more), and quick to replay
 _COUNTED = re.compile(r"^(.+?)(?:\s*×|\s+[x*])\s*(\d+)$", re.IGNORECASE)
@@ -118,7 +120,7 @@ def alchemy(config: Mapping[str, Any], data: Mapping[str, list[dict]]) -> Alchem
          for r in data[MACHINES_TAB.name]})
 
 
-def check_data(data: Mapping[str, list[dict]]) -> list[str]:
+def check_data(data: Mapping[str, list[dict]]) -> list[SchemaError]:
     """Problems across the data tabs (each tab already read through its schema): a name used twice
     or holding a comma or ×, a reference to something no tab names, a construct without a recipe,
     no material called gold, a machine's `to` missing or out of place."""
@@ -169,7 +171,7 @@ def check_data(data: Mapping[str, list[dict]]) -> list[str]:
         elif not cells.is_blank(r["to"]):
             errors.append(SchemaError(MACHINES_TAB.name, r.get("_row"), "to", r["to"], "blank (only a transmuter "
                                                                                        "makes a material)"))
-    return [str(e) for e in errors]
+    return errors
 
 
 def _names(tab: TabSchema, rows: list[dict], errors: list[SchemaError]) -> list[str]:

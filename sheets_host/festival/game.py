@@ -1,0 +1,127 @@
+"""A festival as the engine sees it: one game (one host book, one resolve a round, one
+announcement) made of events. A festival subclass names its events and its title; everything
+here delegates to the modules that hold the rules (`rules`, `tabs`, `read`, `views`, `bots`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from ..cells import SubmitRow
+from ..game import Game, Outcome, Parsed, Window
+from ..table import SubmitTab
+from . import bots, read, rules, tabs, views
+from .event import Event
+from .pregame import PREFERENCES
+from .state import FestivalState, HandEvent, Move, is_run
+
+
+class Festival(Game[FestivalState, Move]):
+    events: ClassVar[tuple[Event | HandEvent, ...]]
+    round_word = "round"
+    submit_tab = PREFERENCES.schema
+
+    def __init__(self) -> None:
+        self.data_tabs = tuple(tab for e in self.events if isinstance(e, Event) for tab in e.data_tabs)
+        self.state_tabs = tabs.state_tabs(self.events)
+        self.settings = tabs.SETTINGS + tuple(c for e in self.events if isinstance(e, Event) for c in e.settings)
+
+    def round_name(self, number: int) -> str:
+        return views.round_name(number)
+
+    def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+        return tabs.check_config(self.events, config, players)
+
+    def setup(self, players: Sequence[str], seed: int, config: Mapping[str, Any],
+              data: Mapping[str, list[dict]]) -> FestivalState:
+        plan = tabs.plan(self.events, players, config, data)
+        tabs.check_data(self.events, plan.by_hand, data)
+        return FestivalState(tuple(players), plan, garnets={p: 0 for p in players},
+                             rankings={e.name: None for e in self.events if not is_run(e, plan.by_hand)})
+
+    def load(self, players: Sequence[str], state_tabs: Mapping[str, list[dict]], config: Mapping[str, Any],
+             data: Mapping[str, list[dict]]) -> FestivalState:
+        return tabs.load(self.events, players, state_tabs, config, data)
+
+    def dump(self, state: FestivalState) -> dict[str, list[dict]]:
+        return tabs.dump(self.events, state)
+
+    def players(self, state: FestivalState) -> list[str]:
+        return list(state.players)
+
+    def round(self, state: FestivalState) -> int:
+        return state.round
+
+    def is_over(self, state: FestivalState) -> bool:
+        return state.over
+
+    def submit_tabs(self, state: FestivalState, player: str) -> tuple[SubmitTab, ...]:
+        return views.submit_tabs(state, player)
+
+    def every_submit_tab(self) -> tuple[SubmitTab, ...]:
+        return (PREFERENCES, *(SubmitTab(e.submit_tab) for e in self.events if isinstance(e, Event)))
+
+    @property
+    def several_submit_tabs(self) -> bool:
+        return True  # the pregame's tab, then the events': rows always name theirs
+
+    def submits(self, state: FestivalState, player: str) -> bool:
+        return bool(self.submit_tabs(state, player))
+
+    def parse(self, state: FestivalState, player: str, rows: Sequence[SubmitRow],
+              window: Window = Window()) -> Parsed[Move]:
+        return read.parse(state, player, rows)
+
+    def how_to_submit(self, state: FestivalState, player: str) -> list[str]:
+        return views.how_to_submit(state, player)
+
+    def submit_choices(self, state: FestivalState, player: str, tab: str = "submit") -> dict[str, list[str]]:
+        return views.submit_choices(state, player, tab)
+
+    def default(self, state: FestivalState, player: str) -> Move:
+        return Move()  # the pregame: the list drawn; a round: each event's own default
+
+    def resolve(self, state: FestivalState, submissions: Mapping[str, Move | None],
+                rng: random.Random) -> Outcome[FestivalState]:
+        step = rules.pregame if state.assignment is None else rules.festival_round
+        after, log = step(state, submissions, rng)
+        return Outcome(self, after, log)
+
+    def public_view(self, state: FestivalState) -> dict[str, pd.DataFrame]:
+        return views.public_view(state)
+
+    def private_view(self, state: FestivalState, player: str) -> dict[str, pd.DataFrame]:
+        return views.private_view(state, player)
+
+    def bot(self, state: FestivalState, player: str, rng: random.Random) -> Move:
+        return bots.bot(state, player, rng)
+
+    def bots(self) -> dict[str, Callable[[FestivalState, str, random.Random], Move]]:
+        return {s: partial(bots.bot, strategy=s) for s in bots.strategies(e for e in self.events if isinstance(e, Event))}
+
+    def host_bot(self, state: FestivalState, rng: random.Random) -> FestivalState:
+        """Before the last round, a random ranking for each event hosted by hand still without one."""
+        if state.festival_round != state.plan.rounds:
+            return state
+        typed = {e.name: rules.hand_ranking(state, e, rng) for e in self.events
+                 if e.title in rules.missing_rankings(state)}
+        return replace(state, rankings={**state.rankings, **typed}) if typed else state
+
+    def submit_rows(self, submission: Move) -> list[dict]:
+        return read.submit_rows(self.events, submission)
+
+    def standings(self, state: FestivalState) -> pd.DataFrame:
+        return views.standings(state)
+
+    def announcement(self, before: FestivalState, after: FestivalState) -> str:
+        return views.announcement(before, after, self.title)
+
+    def summary(self, state: FestivalState) -> dict[str, float]:
+        return views.summary(state)
+

@@ -1,0 +1,49 @@
+"""A player's submit tabs as a festival's submission: the pregame's `preferences`, or each
+event's own tab, parsed by the event (its rows and nothing else)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..cells import SubmitRow
+from ..game import Parsed
+from .pregame import PREFERENCES, Preference, parse_preferences
+from .rules import playing, run_events
+from .event import Event
+from .state import PREGAME, FestivalState, HandEvent, Move
+
+
+def parse(state: FestivalState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Move]:
+    """Each event parses the rows of its own tab; a message that names no tab is given the
+    event's, so the player knows where to look."""
+    if state.round == PREGAME:
+        titles = {e.name: e.title for e in state.plan.events}
+        listed = [r for r in rows if r.tab == PREFERENCES.name]
+        parsed = parse_preferences(player, listed, titles, state.garnets.get(player, 0))
+        move = Move(preference=parsed.submission) if parsed.submission else None
+        return Parsed(move, parsed.problems, parsed.kept)
+    subs, problems, kept = {}, [], []
+    for e in run_events(state):
+        if player not in state.assignment[e.name] or not playing(state, e):
+            continue
+        parsed = e.parse(state.events[e.name], player, [r for r in rows if r.tab == e.submit_tab.name])
+        subs[e.name] = parsed.submission
+        problems += [p if p.tab else replace(p, tab=e.submit_tab.name) for p in parsed.problems]
+        kept.append(f"{e.title}: {parsed.kept}")
+    valid = any(s is not None for s in subs.values())
+    return Parsed(Move(events=subs) if valid else None, tuple(problems), "; ".join(kept) or "nothing")
+
+
+def submit_rows(events: Sequence[Event | HandEvent], move: Move) -> list[dict]:
+    """How a bot types `move`: each row names its tab; the pregame's list by the events' titles."""
+    if move.preference is not None:
+        titles = {e.name: e.title for e in events}
+        p: Preference = move.preference
+        return [{"tab": PREFERENCES.name, "first": titles[p.first], "second": titles[p.second],
+                 "garnets": p.garnets}]
+    rows = []
+    for e in events:
+        if move.events.get(e.name) is not None:
+            rows += [{"tab": e.submit_tab.name, **r} for r in e.submit_rows(move.events[e.name])]
+    return rows

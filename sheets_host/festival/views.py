@@ -1,0 +1,175 @@
+"""What each reader sees of a festival: the public book (the assignment, each event's public
+view, the results at the end), each player's own (their garnets, their list, their events'
+private views), the announcement, and how to submit.
+
+Garnets held and spent, and the lists, are private; the assignment is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ..table import SubmitTab
+from .endgame import listed, ordinal
+from .pregame import PREFERENCES
+from .rules import endgame, playing, results_table, run_events
+from .state import PREGAME, FestivalState, is_run
+
+
+def _pairs(rows: Sequence[tuple[str, object]]) -> pd.DataFrame:
+    return pd.DataFrame([list(r) for r in rows], columns=["what", "value"], dtype=object)
+
+
+def _titles(state: FestivalState) -> dict[str, str]:
+    return {e.name: e.title for e in state.plan.events}
+
+
+def round_name(number: int) -> str:
+    """Engine round 1 is the pregame, then the festival's rounds.
+
+    >>> round_name(1), round_name(2), round_name(7)
+    ('pregame', 'round 1', 'round 6')
+    """
+    return "pregame" if number == PREGAME else f"round {number - PREGAME}"
+
+
+def submit_tabs(state: FestivalState, player: str) -> tuple[SubmitTab, ...]:
+    """The pregame's preferences; then a tab for each event the tool runs that the player plays
+    this round (none for an event hosted by hand: its host says how to submit)."""
+    if state.round == PREGAME:
+        return (PREFERENCES,)
+    if state.over:
+        return ()
+    return tuple(SubmitTab(e.submit_tab) for e in run_events(state) if player in state.assignment[e.name]
+                 and playing(state, e))
+
+
+def how_to_submit(state: FestivalState, player: str) -> list[str]:
+    titles = _titles(state)
+    if state.round == PREGAME:
+        held = state.garnets.get(player, 0)
+        first, second = list(titles.values())[:2]
+        return [f"Pregame: list your first and second choice of event in the `preferences` tab: {', '.join(titles.values())}.",
+                f"You will play two events, at most {state.plan.capacity} players each; first choices are examined first.",
+                f"'garnets': how many of your {held} garnets you spend on the list (blank: none); more spent wins a "
+                "contested place, then a draw. Spent garnets are used up.",
+                f"Example: first = {first}, second = {second}, garnets = {min(1, held)}.",
+                "No valid list: your choices are drawn, nothing spent."]
+    if state.over:
+        return ["The festival is over: nothing to submit."]
+    lines = []
+    for e in state.plan.events:
+        if player not in state.assignment[e.name]:
+            continue
+        if not is_run(e, state.plan.by_hand):
+            lines.append(f"{e.title} is hosted by hand: submit as its host says, not in this book.")
+        elif playing(state, e):
+            lines += e.how_to_submit(state.events[e.name], player)
+        else:
+            lines.append(f"{e.title} starts in a later round: nothing to submit for it now.")
+    return lines
+
+
+def submit_choices(state: FestivalState, player: str, tab: str) -> dict[str, list[str]]:
+    if tab == PREFERENCES.name:
+        titles = list(_titles(state).values())
+        return {"first": titles, "second": titles,
+                "garnets": [str(n) for n in range(min(state.garnets.get(player, 0), 20) + 1)]}
+    for e in run_events(state):
+        if e.submit_tab.name == tab and e.name in state.events:
+            return e.submit_choices(state.events[e.name], player)
+    return {}
+
+
+def festival_table(state: FestivalState) -> pd.DataFrame:
+    """Who plays which event; at the end, the places, averages and results."""
+    titles = _titles(state)
+    if state.over:
+        return pd.DataFrame(results_table(state, endgame(state)))
+    rows = [{"player": p, **{t: "plays" if p in (state.assignment or {}).get(e, ()) else "" for e, t in titles.items()}}
+            for p in state.players]
+    return pd.DataFrame(rows, columns=["player", *titles.values()])
+
+
+def public_view(state: FestivalState) -> dict[str, pd.DataFrame]:
+    out = {"festival": festival_table(state)}
+    for e in run_events(state):
+        if e.name in state.events:
+            out.update(e.public_view(state.events[e.name], state.over))
+    return out
+
+
+def private_view(state: FestivalState, player: str) -> dict[str, pd.DataFrame]:
+    titles = _titles(state)
+    mine = [("player", player), ("round open", "over" if state.over else round_name(state.round)),
+            ("garnets held", state.garnets.get(player, 0))]
+    if state.assignment is not None:
+        u = state.preferences[player]
+        mine += [("my events", ", ".join(titles[e] for e in state.plays(player))),
+                 ("my list", f"{'drawn (no valid list): ' if player in state.drawn else ''}"
+                             f"first {titles[u.first]}, then {titles[u.second]}"),
+                 ("garnets spent on it", u.garnets)]
+        lost = [titles[e] for e in (u.first, u.second) if e not in state.plays(player)]
+        if lost:
+            mine.append(("turned away from", f"{lost[0]}: it was full"))
+    if state.over:
+        result = endgame(state)
+        places = result.placements_of[player]
+        mine += [("my places", ", ".join(f"{ordinal(n)} in {titles[e]}" for e, n in places.items())),
+                 ("my average ranking", float(result.average[player])),
+                 ("garnets earned", result.garnets.get(player, 0))]
+    out = {"my festival": _pairs(mine)}
+    for e in run_events(state):
+        if e.name in state.events and player in state.assignment[e.name]:
+            out.update(e.private_view(state.events[e.name], player))
+    return out
+
+
+def announcement(before: FestivalState, after: FestivalState, title: str) -> str:
+    titles = _titles(after)
+    lines = [f"## {title}: {round_name(before.round)} resolved"]
+    if before.round == PREGAME:
+        lines += ["", "**Who plays which event**"]
+        for e, members in after.assignment.items():
+            lines.append(f"- {titles[e]} ({len(members)}): {', '.join(members)}")
+    else:
+        for e in before.plan.events:
+            if not (after.assignment or {}).get(e.name):
+                continue
+            if not is_run(e, before.plan.by_hand):
+                lines += ["", f"**{e.title}** is hosted by hand: its results come from its host."]
+            elif playing(before, e):
+                lines += ["", *e.announcement(before.events[e.name], after.events[e.name], after.over)]
+    lines.append("")
+    if after.over:
+        lines += endgame(after).lines()
+    else:
+        by_hand = [e.title for e in after.plan.events if not is_run(e, after.plan.by_hand)]
+        lines.append(f"**Now open: {round_name(after.round)}** of {after.plan.rounds}"
+                     + (f" (hosted by hand: {listed(by_hand)})." if by_hand else "."))
+    return "\n".join(lines) + "\n"
+
+
+def standings(state: FestivalState) -> pd.DataFrame:
+    """The endgame's table once over; before, the players and their events, unranked."""
+    if state.over:
+        return festival_table(state)
+    table = festival_table(state)
+    table.insert(0, "rank", "")
+    return table
+
+
+def summary(state: FestivalState) -> dict[str, float]:
+    """The events' numbers (prefixed by their names) and the endgame's."""
+    out: dict[str, float] = {}
+    for e in run_events(state):
+        out.update({f"{e.name} {k}": v for k, v in e.summary(state.events[e.name]).items()})
+    result = endgame(state)
+    out.update({"sole winner": float(result.sole_winner is not None),
+                "winner's average": float(min(result.average.values())),
+                "candidate's average": float(max(result.average.values())),
+                "candidate chosen by the winner": float(result.candidate_awaited),
+                "garnets earned": float(sum(result.garnets.values()))})
+    return out
