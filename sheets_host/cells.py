@@ -294,3 +294,22 @@ class SubmitRow:
         except CellError as e:
             problems.append(self.problem(column, f"{e}; {dropped}"))
             return None
+
+
+def lines_of(prefix: str, items: Sequence[str], width: int = 200) -> list[str]:
+    """`prefix` and the items comma-separated, ending with a full stop, over as many lines as keep
+    each within `width` characters (an instruction a status cell shows whole, however many items).
+
+    >>> lines_of("Prices: ", ["quartz 5", "gold 40", "sea salt 2"], width=22)
+    ['Prices: quartz 5,', 'gold 40, sea salt 2.']
+    >>> lines_of("Machines: ", [])
+    ['Machines: none.']
+    """
+    lines, line = [], prefix
+    for i, item in enumerate(items or ["none"]):
+        piece = item + ("," if i < len(items) - 1 else ".")
+        if line not in (prefix, "") and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = ""
+        line += piece if line in (prefix, "") else " " + piece
+    return lines + [line]

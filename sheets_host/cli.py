@@ -172,6 +172,8 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
     for reading in report.readings.values():
         for problem in reading.parsed.problems:
             typer.echo(f"  {problem}")
+    for todo in report.host_todo:
+        typer.echo(f"host, before resolving: {todo}")
 
 
 @app.command(short_help="Resolve the open round and write every book.")
@@ -282,22 +284,31 @@ def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', 
              as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
     """Play N whole games in memory with bots: outcome statistics and throughput (the benchmark).
 
-    The bots make random legal submissions, as in demo and the property tests.
+    The bots make random legal submissions, as in demo and the property tests. A game whose bots
+    have other strategies (the Academy's greedy alchemists) plays N games with each, and the
+    statistics are shown side by side, so a dominant recipe or a useless machine shows up.
 
     Example: sheets-host simulate wind-guide-me --games 1000 --seed 1
     """
     from . import play
+    from .games import get_game
 
-    report = play.simulate(game, games, seed, players)
+    reports = [play.simulate(game, games, seed, players, strategy=s) for s in get_game(game).bots()]
     if as_json:
-        typer.echo(json.dumps(report.as_dict(), indent=2))
+        data = [r.as_dict() for r in reports]
+        typer.echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2))
         return
-    data = report.as_dict()
-    typer.echo(f"{report.game}: {report.games} games in {data['seconds']} s "
-               f"({data['games_per_second']} games/s, {data['games_per_minute']} games/min)")
-    for key, value in report.averages.items():
-        typer.echo(f"  average {key}: {value}")
-    typer.echo("  wins by seat: " + ", ".join(f"{k} {v}" for k, v in report.wins.items()))
+    for report in reports:
+        data = report.as_dict()
+        typer.echo(f"{report.game}, {report.bots} bots: {report.games} games in {data['seconds']} s "
+                   f"({data['games_per_second']} games/s, {data['games_per_minute']} games/min)")
+    keys = list(dict.fromkeys(k for r in reports for k in r.averages))
+    width = max(len(k) for k in keys) if keys else 0
+    typer.echo(f"  {'average':<{width}}  " + "  ".join(f"{r.bots:>10}" for r in reports))
+    for key in keys:
+        typer.echo(f"  {key:<{width}}  " + "  ".join(f"{r.averages.get(key, ''):>10}" for r in reports))
+    for report in reports:
+        typer.echo(f"  wins by seat ({report.bots} bots): " + ", ".join(f"{k} {v}" for k, v in report.wins.items()))
 
 
 @app.command(short_help="Time each resolve of a bot game (xlsx, or Google requests).")

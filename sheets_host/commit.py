@@ -90,6 +90,19 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
                              for r in archive]
 
 
+def type_state(session: Session, state: Any) -> bool:
+    """Write `state` into the host book's state tabs where it differs from the session's, as the
+    host edits them between rounds (a bot host typing a ranking; a replay repeating the host's
+    edits); whether any tab differed. Not a commit: the next command reads it as the host's edit."""
+    game = session.game
+    before, after = game.dump(session.state), game.dump(state)
+    tabs = {s: s.frame(after[s.name]) for s in game.state_tabs if after[s.name] != before[s.name]}
+    if tabs:
+        session.host.write({s.name: f for s, f in tabs.items()}, layouts={
+            s.name: lay_out_tab(f, s, players=session.players, palette=game.palette()) for s, f in tabs.items()})
+    return bool(tabs)
+
+
 def next_commit(session: Session, operation: str, round_number: int, attempt: int) -> Commit:
     return Commit(session.commit.version + 1, operation, round_number, attempt)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -36,6 +36,7 @@ from .commit import (
     commit,
     next_commit,
     set_aside_once,
+    type_state,
 )
 from .delivery import (
     HISTORY,
@@ -223,6 +224,7 @@ class CheckReport:
     round: int | None
     readings: dict[str, Reading]
     name: str = ""  # the round as the game names it ("day 2")
+    host_todo: list[str] = field(default_factory=list)  # what the host must type before resolving
 
     def table(self) -> pd.DataFrame:
         return pd.DataFrame([{"player": p, "submission": r.state, "counts": r.parsed.kept or "",
@@ -244,7 +246,8 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
             lines += [("problem", f"{p.where()}: {p.message}" if p.where() else p.message) for p in r.parsed.problems]
             status = status_frame(session, r.player, lines)
             book.write({"status": status}, layouts={"status": status_layout(status)})
-    return CheckReport(record["round"], readings, session.game.round_name(record["round"]))
+    return CheckReport(record["round"], readings, session.game.round_name(record["round"]),
+                       session.game.host_todo(session.state))
 
 
 class RoundDone(NamedTuple):
@@ -505,6 +508,9 @@ def replay(source: Backend, target: Backend, clock: Clock = now_utc) -> int:
                         **{s.name: s.frame(dumped[s.name]) for s in game.state_tabs}})
     for record in resolved:
         state = src.snapshot(record["round"])
+        # The host's edits between rounds (a correction, a ranking typed by hand) are in the
+        # snapshot of the state the round was resolved from: typed again, as the host did.
+        type_state(open_session(target, clock), state)
         for player, rows in src.attempt_rows(record["round"], record["attempt"]).items():
             target.book(f"player:{player}").write(archived_submits(game, state, player, rows))
         resolve(target, early=True, allow_empty=True, clock=at(record.get("frozen at")))

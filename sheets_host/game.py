@@ -190,6 +190,11 @@ class Game(ABC, Generic[State, Submission]):
         have greedy bots as well)."""
         return {"random": self.bot}
 
+    def host_todo(self, state: State) -> list[str]:
+        """What the host still has to type before the round to be resolved next can be resolved
+        (a festival's rankings of events hosted by hand); `check` prints it."""
+        return []
+
     def host_bot(self, state: State, rng: random.Random) -> State:
         """The state once a bot host has typed what the rule text leaves to the host before the
         round to be resolved next (a festival's ranking of an event hosted by hand); `demo`

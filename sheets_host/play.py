@@ -74,9 +74,10 @@ def bot_states(game: Game, players: Sequence[str], seed: int, config: Mapping, d
         yield state
 
 
-def play_in_memory(game: Game, players: Sequence[str], seed: int, config: Mapping, data: Mapping) -> Any:
+def play_in_memory(game: Game, players: Sequence[str], seed: int, config: Mapping, data: Mapping,
+                   strategy: str = "random") -> Any:
     """One whole game by bots, no books: returns the final state."""
-    return collections.deque(bot_states(game, players, seed, config, data), maxlen=1)[0]
+    return collections.deque(bot_states(game, players, seed, config, data, strategy=strategy), maxlen=1)[0]
 
 
 @dataclass
@@ -86,6 +87,7 @@ class SimulationReport:
     seconds: float
     averages: dict[str, float]
     wins: dict[str, int]
+    bots: str = "random"
 
     @property
     def games_per_second(self) -> float:
@@ -94,20 +96,23 @@ class SimulationReport:
     def as_dict(self) -> dict:
         return {"game": self.game, "games": self.games, "seconds": round(self.seconds, 3),
                 "games_per_second": round(self.games_per_second, 1),
-                "games_per_minute": round(self.games_per_second * 60), "averages": self.averages,
-                "wins_by_seat": self.wins}
+                "games_per_minute": round(self.games_per_second * 60), "bots": self.bots,
+                "averages": self.averages, "wins_by_seat": self.wins}
 
 
 def simulate(game_name: str, games: int, seed: int, players: int | None = None,
-             timer: Callable[[], float] = time.perf_counter) -> SimulationReport:
+             timer: Callable[[], float] = time.perf_counter, strategy: str = "random") -> SimulationReport:
+    """`games` whole games by bots of `strategy` (`Game.bots`), seeds `seed`, `seed` + 1, ..."""
     game = get_game(game_name)
+    if strategy not in game.bots():
+        raise SheetsHostError(f"{game.title} has no {strategy!r} bots; allowed: {', '.join(game.bots())}")
     names = bots(game, players)
     defaults = default_settings(game)
     summaries: list[dict[str, float]] = []
     wins = {n: 0 for n in names}
     start = timer()
     for i in range(games):
-        state = play_in_memory(game, names, seed + i, defaults["config"], defaults["data"])
+        state = play_in_memory(game, names, seed + i, defaults["config"], defaults["data"], strategy)
         summaries.append(game.summary(state))
         standings = game.standings(state)
         for name in standings[standings["rank"] == 1]["player"]:
@@ -115,7 +120,7 @@ def simulate(game_name: str, games: int, seed: int, players: int | None = None,
     seconds = timer() - start
     keys = sorted({k for s in summaries for k in s})
     averages = {k: round(statistics.fmean(s[k] for s in summaries if k in s), 3) for k in keys}
-    return SimulationReport(game.name, games, seconds, averages, wins)
+    return SimulationReport(game.name, games, seconds, averages, wins, strategy)
 
 
 def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: bool = True) -> None:
@@ -139,17 +144,10 @@ def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: boo
 def host_types(backend: Backend, session: engine.Session, seed: int) -> bool:
     """A bot host types what the game leaves to the host this round (`Game.host_bot`) into the
     host book's state tabs, as a person would; whether anything was typed."""
-    from .layout import lay_out_tab
+    from .commit import type_state
 
     game, state = session.game, session.state
-    typed = game.host_bot(state, rng_for(seed, game.round(state), "host"))
-    if typed is state:
-        return False
-    before, after = game.dump(state), game.dump(typed)
-    tabs = {s: s.frame(after[s.name]) for s in game.state_tabs if after[s.name] != before[s.name]}
-    backend.book("host").write({s.name: f for s, f in tabs.items()}, layouts={
-        s.name: lay_out_tab(f, s, players=session.players, palette=game.palette()) for s, f in tabs.items()})
-    return True
+    return type_state(session, game.host_bot(state, rng_for(seed, game.round(state), "host")))
 
 
 def _untidy(value: object, rng) -> object:
@@ -260,6 +258,7 @@ def bench(game_name: str, folder, seed: int = 1, players: int | None = None,
     engine.new_game(backend, game.name, names, seed)
     report = BenchReport(game.name, len(names), [])
     while True:
+        host_types(backend, engine.open_session(backend), seed)
         bots_submit(backend, engine.open_session(backend), seed)
         if end_to_end:
             copy = folder / "fresh"

@@ -95,7 +95,7 @@ def test_the_public_view_and_announcements_say_nothing_of_locations_constructs_o
 def test_how_to_submit_and_the_dropdowns_use_the_players_real_options():
     state = EVENT.setup(["Ada", "Bo"], {}, DATA, random.Random(0))
     lines = EVENT.how_to_submit(state, "Ada")
-    assert lines[0].startswith("Alchemy, round 1") and any(line.startswith("Example: harvest | ") for line in lines)
+    assert lines[0].startswith("Alchemy, round 1") and any(line.startswith("Example rows: harvest | ") for line in lines)
     choices = EVENT.submit_choices(state, "Ada")
     assert choices["action"] == ["harvest", "buy", "machine", "engineer"] and "gold" in choices["item"]
 

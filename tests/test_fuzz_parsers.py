@@ -2,7 +2,9 @@
 tabs' readers on random cells. Nothing may crash: a bad cell is a message that names the player,
 says what is allowed and quotes the cell shortened; what parses must be accepted by `resolve`.
 
-The states are real mid-game states (bots played the earlier rounds), built once per module.
+The states are real mid-game states (bots played the earlier rounds), built once per module. A
+player with several submit tabs this round (a festival: the pregame's `preferences`, then each
+event's, e.g. `alchemy`) gets rows in each, every row naming its tab as the engine reads them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import functools
 import math
 import random
 import re
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta, timezone
 
 import pandas as pd
@@ -21,6 +24,8 @@ from hypothesis import strategies as st
 from sheets_host import cells
 from sheets_host.cells import CellError, SubmitRow, as_choice, as_int, as_time
 from sheets_host.errors import SchemaErrors
+from sheets_host.events.alchemy.read import ACTION_ALIASES as ALCHEMY_ALIASES
+from sheets_host.events.alchemy.read import ACTIONS as ALCHEMY_ACTIONS
 from sheets_host.game import Game, Parsed, Window, rng_for
 from sheets_host.games import get_game
 from sheets_host.games.magicians_market.game import ACTION_ALIASES, ACTIONS
@@ -31,7 +36,8 @@ from sheets_host.games.wind_guide_me.game import KIND_ALIASES
 from sheets_host.play import bot_names, default_settings
 from sheets_host.table import KINDS, Column, TabSchema
 
-GAMES = ("wind-guide-me", "magicians-market", "pyramid-superiority", "spirit-chain")
+ACADEMY = "academy-of-witchcraft-arts"
+GAMES = ("wind-guide-me", "magicians-market", "pyramid-superiority", "spirit-chain", ACADEMY)
 SEED = 11
 OPENED = datetime(2026, 11, 23, 18, 0, tzinfo=timezone.utc)
 WINDOWS = (Window(), Window(OPENED, OPENED + timedelta(seconds=200)), Window(None, OPENED))
@@ -92,6 +98,8 @@ def check_message(message: str, raws) -> None:
 # ---- states and valid values -----------------------------------------------------------------------
 
 CONFIG = {"wind-guide-me": {"light holders": "Ada, Blaise, Cora", "dark holders": "Cora, Dmitri, Emmy"}}
+# What the host types before round 1: the academy's players hold garnets 0, 1, 2... to spend in the pregame.
+START = {ACADEMY: lambda state: replace(state, garnets={p: i for i, p in enumerate(state.players)})}
 
 
 @functools.cache
@@ -102,12 +110,25 @@ def trail(name: str) -> tuple[Game, tuple]:
     config = {**defaults["config"], **CONFIG.get(name, {})}
     names = bot_names(game.default_players or game.max_players)
     state, states = game.setup(names, SEED, config, defaults["data"]), []
+    state = START.get(name, lambda s: s)(state)
     while not game.is_over(state):
-        states.append(state)
         r = game.round(state)
+        state = game.host_bot(state, rng_for(SEED, r, "host"))  # a festival's last round: hand rankings typed
+        states.append(state)
         subs = {p: game.bot(state, p, rng_for(SEED, r, f"bot/{p}")) for p in game.players(state)}
         state = game.resolve(state, subs, rng_for(SEED, r, "resolve")).state
     return game, tuple(states)
+
+
+@functools.cache
+def phases(name: str) -> dict[tuple[str, ...], list]:
+    """The trail's states by the submit tabs players have in them."""
+    game, states = trail(name)
+    out: dict[tuple[str, ...], list] = {}
+    for state in states:
+        names = sorted({t.name for p in game.players(state) for t in game.submit_tabs(state, p)})
+        out.setdefault(tuple(names), []).append(state)
+    return out
 
 
 def valid_values(name: str, game: Game, state) -> list:
@@ -125,6 +146,15 @@ def valid_values(name: str, game: Game, state) -> list:
         return [*numbers, *ROW_KINDS, *(a for names in ROW_KINDS.values() for a in names), *CORNERS, *CORNER_NAMES,
                 "red", "green", *PIECE_NAMES, *BY_NAME, *POSITION_NAMES, "90", "180 degrees", "90 counter-clockwise",
                 "ccw 270", "none", "45", 360, 10_000, 10_001, *players]
+    if name == ACADEMY:
+        events = [v for e in state.plan.events for v in (e.name, e.title)]
+        out = [*numbers, *events, *(e.upper() for e in events), "Alchemy, Summoner's Dream", "none", "-",
+               *players, 10**6, 10**6 + 1, *(str(n) for n in state.garnets.values())]
+        if "alchemy" in state.events:
+            a = state.events["alchemy"].alchemy
+            out += [*ALCHEMY_ACTIONS, *ALCHEMY_ALIASES, *a.materials, *a.machines, *a.constructs, "moonpetal ×2",
+                    "2x quartz", "tin bird, hand mirror", "gold 3", "99", "100", 10**6 * 99]
+        return out
     book = state.rules.cards
     return [*range(0, 11), *map(str, range(0, 11)), *NO_WORDS, *YES_WORDS, "empty", "-", *players,
             *(c.title for c in book.cards), *(c.name for c in book.cards), "FIRE II x2", "2x EARTH II",
@@ -135,24 +165,28 @@ def valid_values(name: str, game: Game, state) -> list:
 
 @st.composite
 def tabs(draw, name: str):
-    """(game, state, player, rows, window): the bot's rows with some cells replaced, plus junk rows."""
+    """(game, state, player, rows, window): the bot's rows with some cells replaced, plus junk rows,
+    in each of the player's submit tabs this round."""
     game, states = trail(name)
-    state = draw(st.sampled_from(states))
-    player = draw(st.sampled_from(game.players(state)))
-    header = game.submit_tab.header
+    by_tabs = phases(name)  # the pregame as often as the festival's rounds; a game with one tab: any round
+    state = draw(st.sampled_from(by_tabs[draw(st.sampled_from(sorted(by_tabs)))]))
+    player = draw(st.sampled_from([p for p in game.players(state) if game.submit_tabs(state, p)]))
     any_cell = cell(valid_values(name, game, state))
     bot_rows = game.submit_rows(game.bot(state, player, random.Random(draw(st.integers(0, 2**32)))))
-    values = [{c: r.get(c) for c in header} for r in bot_rows]
     odds = draw(st.integers(1, 6))  # one cell in `odds + 1` replaced, so that some rows stay valid
-    for row in values:
-        for c in header:  # a blank cell more rarely: filling an unused column often voids the row
-            if draw(st.integers(0, odds * (4 if row[c] is None else 1))) == 0:
-                row[c] = draw(any_cell)
-    values += draw(st.lists(st.fixed_dictionaries({c: any_cell for c in header}), max_size=4))
-    values = draw(st.permutations(values)) if draw(st.booleans()) else values
-    numbers = sorted(draw(st.lists(st.integers(2, 1000), min_size=len(values), max_size=len(values), unique=True)))
-    rows = [SubmitRow(player, n, header, v) for n, v in zip(numbers, values)
-            if any(not cells.is_blank(x) for x in v.values())]  # the engine passes non-blank rows only
+    rows = []
+    for tab in game.submit_tabs(state, player):
+        header, key = tab.header, game.tab_key(tab.name)
+        values = [{c: r.get(c) for c in header} for r in bot_rows if r.get("tab", key) == key]
+        for row in values:
+            for c in header:  # a blank cell more rarely: filling an unused column often voids the row
+                if draw(st.integers(0, odds * (4 if row[c] is None else 1))) == 0:
+                    row[c] = draw(any_cell)
+        values += draw(st.lists(st.fixed_dictionaries({c: any_cell for c in header}), max_size=4))
+        values = draw(st.permutations(values)) if draw(st.booleans()) else values
+        numbers = sorted(draw(st.lists(st.integers(2, 1000), min_size=len(values), max_size=len(values), unique=True)))
+        rows += [SubmitRow(player, n, header, v, key) for n, v in zip(numbers, values)
+                 if any(not cells.is_blank(x) for x in v.values())]  # the engine passes non-blank rows only
     return game, state, player, rows, draw(st.sampled_from(WINDOWS))
 
 
@@ -172,17 +206,27 @@ def test_parse_survives_any_submit_tab(name, data):
     parsed = game.parse(state, player, rows, window)
     assert isinstance(parsed, Parsed) and isinstance(parsed.kept, str)
     raws = [v for r in rows for v in r.values.values()]
+    tabs_named = {game.tab_key(t.name) for t in game.submit_tabs(state, player)}
     for problem in parsed.problems:
         assert problem.player == player and str(problem).startswith(f"{player}: "), problem
+        assert problem.tab in tabs_named, problem  # the tab the row is in, when the player has several
         assert says_what(problem.message), problem
         check_message(problem.message, raws)
     check_message(parsed.kept or "nothing", raws)
     event("a submission" if parsed.submission is not None else "no submission")  # --hypothesis-show-statistics
+    event("tabs: " + ", ".join(t.name for t in game.submit_tabs(state, player)))
     if parsed.submission is not None:
         r = game.round(state)
         subs = {p: game.bot(state, p, rng_for(SEED, r, f"bot/{p}")) for p in game.players(state)}
         outcome = game.resolve(state, {**subs, player: parsed.submission}, rng_for(SEED, r, "resolve"))
         game.dump(outcome.state)
+
+
+def test_the_academy_is_fuzzed_in_its_pregame_and_in_alchemy_rounds():
+    game, states = trail(ACADEMY)
+    rounds = {key: [game.round_name(game.round(s)) for s in group] for key, group in phases(ACADEMY).items()}
+    assert rounds == {("preferences",): ["pregame"], ("alchemy",): [f"round {n}" for n in range(1, 7)]}
+    assert sorted(states[0].garnets.values()) == list(range(10))  # garnets to spend, and to overspend
 
 
 # ---- the host tabs' readers --------------------------------------------------------------------------
@@ -214,7 +258,8 @@ def test_a_column_reads_any_cell_or_says_what_it_expects(column, raw, players):
 
 
 SCHEMAS = tuple({id(s): s for name in GAMES for g in [get_game(name)]
-                 for s in (*g.data_tabs, *g.state_tabs, g.submit_tab, TabSchema("config", g.settings))}.values())
+                 for s in (*g.data_tabs, *g.state_tabs, *(t.schema for t in g.every_submit_tab()),
+                           TabSchema("config", g.settings))}.values())
 
 
 @st.composite

@@ -48,19 +48,21 @@ def read_ranking(event: str, records: Sequence[dict], participants: Sequence[str
         return None
     errors, seen = [], {}
     for r in records:
+        # Records read back from a snapshot (undo, redo, replay) have no sheet row.
         if r["player"] not in participants:
-            errors.append(SchemaError(tab, r["_row"], "player", r["player"],
+            errors.append(SchemaError(tab, r.get("_row"), "player", r["player"],
                                       f"a participant of {event}: {', '.join(participants)}"))
         elif r["player"] in seen:
-            errors.append(SchemaError(tab, r["_row"], "player", r["player"], f"listed once (also in row {seen[r['player']]})"))
-        seen.setdefault(r["player"], r["_row"])
+            errors.append(SchemaError(tab, r.get("_row"), "player", r["player"],
+                                      f"listed once (also in row {seen[r['player']]})"))
+        seen.setdefault(r["player"], r.get("_row"))
     for player in participants:
         if player not in seen:
             errors.append(SchemaError(tab, None, "player", player,
                                       f"listed: every participant of {event} once ({', '.join(participants)})"))
     places = sorted(r["place"] for r in records if r["place"] is not None)
     if not errors and places != list(range(1, len(participants) + 1)):
-        row = next(r["_row"] for r in records if r["place"] is None or places.count(r["place"]) > 1
+        row = next(r.get("_row") for r in records if r["place"] is None or places.count(r["place"]) > 1
                    or r["place"] > len(participants))
         errors.append(SchemaError(tab, row, "place", ", ".join(map(str, places)),
                                   f"the places 1 to {len(participants)}, each once"))

@@ -105,6 +105,12 @@ class Festival(Game[FestivalState, Move]):
     def bots(self) -> dict[str, Callable[[FestivalState, str, random.Random], Move]]:
         return {s: partial(bots.bot, strategy=s) for s in bots.strategies(e for e in self.events if isinstance(e, Event))}
 
+    def host_todo(self, state: FestivalState) -> list[str]:
+        if state.festival_round == 0 and not any(state.garnets.values()):
+            return ["every player holds 0 garnets: type what each holds into the host tab 'garnets' first, if any"]
+        todo = rules.rankings_todo(state) if state.festival_round == state.plan.rounds else None
+        return [todo] if todo else []
+
     def host_bot(self, state: FestivalState, rng: random.Random) -> FestivalState:
         """Before the last round, a random ranking for each event hosted by hand still without one."""
         if state.festival_round != state.plan.rounds:

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..errors import RoundError
 from .assignment import assign
-from .endgame import FestivalResult, festival_endgame, ordinal
+from .by_hand import ranking_tab
+from .endgame import FestivalResult, festival_endgame, listed, ordinal
 from .event import Event, Placement
 from .pregame import Preference
 from .state import FestivalState, HandEvent, Move, is_run
@@ -68,9 +69,8 @@ def festival_round(state: FestivalState, moves: Mapping[str, Move | None], rng: 
     """Every event the tool runs resolves this round together; the last round ends the festival."""
     number = state.festival_round
     last = number == state.plan.rounds
-    if last and (missing := missing_rankings(state)):
-        raise RoundError(f"round {number} is the last: first type the final ranking of {', '.join(missing)} "
-                         f"(hosted by hand) into the host book's ranking tab")
+    if last and (todo := rankings_todo(state)):
+        raise RoundError(f"round {number} is the last: first {todo}")
     draw = generators(rng)
     events, log = dict(state.events), []
     for event in run_events(state):
@@ -86,6 +86,17 @@ def festival_round(state: FestivalState, moves: Mapping[str, Move | None], rng: 
         after = replace(after, garnets={p: after.garnets.get(p, 0) + result.garnets.get(p, 0) for p in state.players})
         log += [f"endgame: {p} earns {n} garnet(s)" for p, n in result.garnets.items()]
     return after, log
+
+
+def rankings_todo(state: FestivalState) -> str | None:
+    """What the host must type before the last round: the rankings of the events hosted by hand
+    (naming the tabs, one per event), or None."""
+    missing = missing_rankings(state)
+    if not missing:
+        return None
+    tabs = [repr(ranking_tab(e.name).name) for e in state.plan.events if e.title in missing]
+    return (f"type the final ranking of {listed(missing)} (hosted by hand) into the host book's "
+            f"tab{'s' * (len(tabs) > 1)} {listed(tabs)}: a row per participant with its place")
 
 
 def missing_rankings(state: FestivalState) -> list[str]:

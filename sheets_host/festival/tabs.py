@@ -90,6 +90,12 @@ def check_config(events: Sequence[Event | HandEvent], config: Mapping[str, Any],
         names(config.get(TIEBREAK.name), list(players), "a player")
     except cells.CellError as e:
         problems.append(f"config 'gamewide tiebreak': {e}")
+    try:
+        # A name that is nobody's would leave the candidate awaited without a word to the host.
+        if len(names(config.get(CHOICE.name), list(players), "a player")) > 1:
+            raise cells.CellError("name one player")
+    except cells.CellError as e:
+        problems.append(f"config 'candidate choice': {e}")
     capacity = config.get(CAPACITY.name) or 0
     if len(events) * capacity < 2 * len(players):
         problems.append(f"config 'players per event': {len(players)} players in 2 events each need "
@@ -102,7 +108,7 @@ def plan(events: Sequence[Event | HandEvent], players: Sequence[str], config: Ma
     """The fixed part of the state, from settings `check_config` passed."""
     listed = names(config.get(TIEBREAK.name), list(players), "a player")
     by_hand = frozenset(named_events(config.get(BY_HAND.name), events))
-    choice = config.get(CHOICE.name)
+    choice = next(iter(names(config.get(CHOICE.name), list(players), "a player")), None)  # as the seating spells it
     return Plan(tuple(events), config[ROUNDS.name], config[CAPACITY.name], by_hand,
                 tuple(listed + [p for p in players if p not in listed]), choice, config, data)
 
@@ -136,7 +142,7 @@ def load(events: Sequence[Event | HandEvent], players: Sequence[str], tabs: Mapp
         try:
             first, second = (named_events(r[c], events)[0] for c in ("first", "second"))
         except cells.CellError as e:
-            errors.append(SchemaError(PREFERENCES_TAB.name, r["_row"], "first", r["first"], f"an event ({e})"))
+            errors.append(SchemaError(PREFERENCES_TAB.name, r.get("_row"), "first", r["first"], f"an event ({e})"))
             continue
         preferences[r["player"]] = Preference(first, second, r["garnets spent"])
         if r["drawn"]:
@@ -148,7 +154,7 @@ def load(events: Sequence[Event | HandEvent], players: Sequence[str], tabs: Mapp
             try:
                 assignment[named_events(r["event"], events)[0]].append(r["player"])
             except cells.CellError as e:
-                errors.append(SchemaError(ASSIGNMENT_TAB.name, r["_row"], "event", r["event"], f"an event ({e})"))
+                errors.append(SchemaError(ASSIGNMENT_TAB.name, r.get("_row"), "event", r["event"], f"an event ({e})"))
         for player in players:
             count = sum(player in members for members in assignment.values())
             if count != 2:
@@ -166,7 +172,7 @@ def load(events: Sequence[Event | HandEvent], players: Sequence[str], tabs: Mapp
             continue
         ranking = tabs[ranking_tab(event.name, event.figures).name]
         if ranking:
-            raise SchemaErrors([SchemaError(ranking_tab(event.name).name, ranking[0]["_row"], None,
+            raise SchemaErrors([SchemaError(ranking_tab(event.name).name, ranking[0].get("_row"), None,
                                             ranking[0]["player"], f"in this tab: the tool runs {event.title} and "
                                             f"ranks it (to host it by hand, name it in config 'hosted by hand')")])
         if assignment is not None:

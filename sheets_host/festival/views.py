@@ -75,8 +75,9 @@ def how_to_submit(state: FestivalState, player: str) -> list[str]:
 def submit_choices(state: FestivalState, player: str, tab: str) -> dict[str, list[str]]:
     if tab == PREFERENCES.name:
         titles = list(_titles(state).values())
-        return {"first": titles, "second": titles,
-                "garnets": [str(n) for n in range(min(state.garnets.get(player, 0), 20) + 1)]}
+        # No dropdown of garnets: the tab is laid out by `new`, before the host types what each
+        # player holds, so it would offer only 0. The status says how many are held.
+        return {"first": titles, "second": titles}
     for e in run_events(state):
         if e.submit_tab.name == tab and e.name in state.events:
             return e.submit_choices(state.events[e.name], player)
@@ -103,8 +104,11 @@ def public_view(state: FestivalState) -> dict[str, pd.DataFrame]:
 
 def private_view(state: FestivalState, player: str) -> dict[str, pd.DataFrame]:
     titles = _titles(state)
-    mine = [("player", player), ("round open", "over" if state.over else round_name(state.round)),
-            ("garnets held", state.garnets.get(player, 0))]
+    mine = [("player", player), ("round open", "over" if state.over else round_name(state.round))]
+    # In the pregame the host may still be typing the garnets, and `check` rewrites only the
+    # status, whose instructions say how many are held: this tab would show an old number.
+    if state.round != PREGAME:
+        mine.append(("garnets held", state.garnets.get(player, 0)))
     if state.assignment is not None:
         u = state.preferences[player]
         mine += [("my events", ", ".join(titles[e] for e in state.plays(player))),

@@ -15,6 +15,8 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ... import cells
+
 from . import bots, rules
 from .read import ACTIONS, submit_rows
 from .state import Alchemy, AlchemyState, Drop, Report
@@ -32,9 +34,13 @@ def gems_text(gems: Fraction) -> str:
     return f"{float(round(gems, 2)):.2f}"
 
 
-def stock_text(a: Alchemy, stock: Mapping[str, int]) -> str:
+def stock_items(a: Alchemy, stock: Mapping[str, int]) -> list[str]:
     """Materials in the materials tab's order, those not held left out."""
-    return ", ".join(f"{m} ×{stock[m]}" for m in a.materials if stock.get(m)) or "nothing"
+    return [f"{m} ×{stock[m]}" for m in a.materials if stock.get(m)]
+
+
+def stock_text(a: Alchemy, stock: Mapping[str, int]) -> str:
+    return ", ".join(stock_items(a, stock)) or "nothing"
 
 
 def _refused(drops: Iterable[Drop]) -> str:
@@ -96,26 +102,28 @@ def log(after: AlchemyState) -> list[str]:
 
 
 def how_to_submit(state: AlchemyState, player: str) -> list[str]:
+    """One idea a line, each within 200 characters (a long list goes on over several lines)."""
     a, h = state.alchemy, state.holdings(player)
-    example = " / ".join(" | ".join(str(v) for v in (r["action"], r["item"], r.get("quantity") or "",
-                                                       r.get("priority") or "")).rstrip(" |")
-                         for r in submit_rows(bots.greedy(state, player, random.Random(0))))
+    rows = submit_rows(bots.greedy(state, player, random.Random(0)))
+    example = [" | ".join(str(v) for v in (r["action"], r["item"], r.get("quantity") or "",
+                                           r.get("priority") or "")).rstrip(" |") for r in rows[:4]]
     return [
         f"Alchemy, round {state.round + 1}: one row per action in the `alchemy` tab: action | item | quantity | priority.",
-        f"You hold {h.coins} coins and {rules.energy(a, h.machines)} energy this round; materials: "
-        f"{stock_text(a, h.materials)}; machines: {', '.join(h.machines) or 'none'}.",
+        f"You hold {h.coins} coins and {rules.energy(a, h.machines)} energy this round; machines: "
+        f"{', '.join(h.machines) or 'none'}.",
+        *cells.lines_of("Your materials: ", stock_items(a, h.materials)),
         "harvest: a material (each once a round). It costs its energy, less x − 1 for x different materials "
         "at one location.",
         f"A harvest yields {a.harvest_base} less the other participants harvesting at its location, at least 1.",
         "A harvest costing more than your energy harvests nothing.",
-        "buy: a material and how many (blank is 1), paid in row order; they arrive with the harvest. Prices: "
-        + ", ".join(f"{m} {a.materials[m].price}" for m in a.buyable) + ".",
+        "buy: a material and how many (blank is 1), paid in row order; they arrive with the harvest.",
+        *cells.lines_of("Prices in coins: ", [f"{m} {a.materials[m].price}" for m in a.buyable]),
         "machine: one a round, each machine once, paid after your purchases from your coins and what you hold "
         "after the harvest; it works from this round on.",
         "engineer: a construct; quantity = attempts (blank is 1); priority 1 is tried first, rows without a "
         "priority after, in random order. A failed attempt loses nothing.",
         "Everything made is sold this round; per set, by everyone: 1 sold ×1.5, 2 ×1.25, 3 ×1, 4 ×0.75, 5+ ×0.6.",
-        f"Example: {example}." if example else "Example: harvest | " + next(iter(a.materials)) + ".",
+        *cells.lines_of("Example rows: ", example or ["harvest | " + next(iter(a.materials))]),
         "Nothing valid: nothing happens for you this round.",
     ]
 

@@ -1,0 +1,70 @@
+"""`simulate` and `demo` of the Academy: each bot strategy played and reported side by side, the
+bot host typing the rankings of the events hosted by hand, the same seed giving the same festival."""
+
+import json
+
+from typer.testing import CliRunner
+
+from sheets_host.cli import app
+from sheets_host.games import get_game
+from sheets_host.play import bot_names, default_settings, play_in_memory, simulate
+
+runner = CliRunner()
+GAME = get_game("academy-of-witchcraft-arts")
+
+
+def test_simulate_plays_random_and_greedy_bots_and_reports_usage_side_by_side():
+    result = runner.invoke(app, ["simulate", "academy-of-witchcraft-arts", "--games", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [r["bots"] for r in data["by_bots"]] == ["random", "greedy"]
+    for report in data["by_bots"]:
+        averages = report["averages"]
+        assert report["games"] == 3 and report["games_per_minute"] > 0
+        assert {"alchemy gems min", "alchemy gems mean", "alchemy gems max", "sole winner",
+                "winner's average", "candidate's average"} <= set(averages)
+        assert any(k.startswith("alchemy made ") for k in averages)  # every construct
+        assert any(k.startswith("alchemy set ") for k in averages) and any(k.startswith("alchemy machine ") for k in averages)
+        assert averages["alchemy gems min"] <= averages["alchemy gems mean"] <= averages["alchemy gems max"]
+        assert 1 <= averages["winner's average"] <= averages["candidate's average"]
+    greedy, random_ = data["by_bots"][1]["averages"], data["by_bots"][0]["averages"]
+    assert greedy["alchemy gems mean"] > random_["alchemy gems mean"]  # the greedy bot makes the most valuable
+    text = runner.invoke(app, ["simulate", "academy-of-witchcraft-arts", "--games", "2"]).output
+    assert "random bots: 2 games" in text and "greedy bots: 2 games" in text and "alchemy gems mean" in text
+
+
+def test_the_older_games_report_as_before_with_their_one_strategy():
+    data = json.loads(runner.invoke(app, ["simulate", "wind-guide-me", "--games", "2", "--json"]).output)
+    assert data["game"] == "wind-guide-me" and data["bots"] == "random" and "by_bots" not in data
+    assert list(get_game("wind-guide-me").bots()) == ["random"]
+
+
+def test_a_simulated_festival_ends_with_every_event_ranked_and_repeats_by_seed():
+    defaults = default_settings(GAME)
+    names = bot_names(9)
+    one = play_in_memory(GAME, names, 5, defaults["config"], defaults["data"], "greedy")
+    again = play_in_memory(GAME, names, 5, defaults["config"], defaults["data"], "greedy")
+    assert GAME.is_over(one) and GAME.dump(one) == GAME.dump(again)
+    assert all(one.rankings[e] is not None for e in ("continuum", "summoning"))  # typed by the bot host
+    standings = GAME.standings(one)
+    assert sorted(standings["player"]) == sorted(names) and list(standings["rank"]) == list(range(1, 10))
+    assert sum(len(m) for m in one.assignment.values()) == 18 and max(len(m) for m in one.assignment.values()) <= 7
+
+
+def test_an_unknown_strategy_is_refused_naming_the_strategies():
+    try:
+        simulate("academy-of-witchcraft-arts", 1, 1, strategy="clever")
+    except ValueError as e:
+        assert "no 'clever' bots; allowed: random, greedy" in str(e)
+    else:
+        raise AssertionError("an unknown strategy was played")
+
+
+def test_demo_plays_the_pregame_and_six_rounds_the_host_typing_the_hand_rankings(tmp_path):
+    result = runner.invoke(app, ["demo", "academy-of-witchcraft-arts", str(tmp_path / "aw")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].startswith("pregame: resolved") and any(line.startswith("round 6: resolved") for line in lines)
+    assert any("typed what the game leaves to the host" in line for line in lines)
+    final = (tmp_path / "aw" / "announcements" / "round-07.md").read_text()
+    assert "The festival's endgame" in final and "Elimination Candidate" in final
