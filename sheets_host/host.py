@@ -26,7 +26,7 @@ import pandas as pd
 from . import cells
 from .backends import ENGINE_TAB, Backend, Book
 from .cells import SubmitRow
-from .errors import RoundError, SchemaError, SchemaErrors
+from .errors import RoundError, SchemaError, SchemaErrors, SheetsHostError
 from .game import Game
 from .games import get_game
 from .table import Column, TabSchema, check_all
@@ -396,8 +396,8 @@ def open_session(backend: Backend, clock: Clock = now_utc) -> Session:
     if "books" in tabs and hasattr(backend, "bind"):
         backend.bind({cells.text(r["role"]): cells.text(r["book"]) for r in tabs["books"].to_dict("records")})
     problems = game.check_config(config, players)
-    if problems:
-        raise SchemaErrors([SchemaError("config", None, None, p, "valid") for p in problems])
+    if problems:  # each already names the setting and says what is allowed, quoted whole
+        raise SheetsHostError("\n".join(problems))
     absent = [s.name for s in game.data_tabs + game.state_tabs if s.name not in tabs]
     if absent:
         raise SchemaErrors([SchemaError(t, None, None, "", f"present in the host book: {game.title} reads it "

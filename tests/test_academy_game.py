@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
 from sheets_host import engine
 from sheets_host.backends.xlsx import XlsxBackend
+from sheets_host.cli import app
 from sheets_host.errors import RoundError, SchemaErrors, SheetsHostError
 from sheets_host.festival import rules
 from sheets_host.festival.endgame import listed
@@ -141,10 +143,10 @@ def shown(frame: pd.DataFrame) -> list[list[str | None]]:
 
 
 def where(tab: str, row: int | None, column: str | None) -> str:
-    """Where a problem is, as the status tab says it: a problem of one row names its column's
-    letter too (one about the whole harvest names the column alone)."""
+    """Where a problem is, as the status tab says it: the column with its letter (a problem about
+    the whole harvest names no row)."""
     parts = [f"tab {tab!r}"] + ([f"row {row}"] if row is not None else [])
-    letter = f" ({LETTERS[column]})" if row is not None and column else ""
+    letter = f" ({LETTERS[column]})" if column else ""
     return ", ".join(parts + ([f"column {column!r}{letter}"] if column else []))
 
 
@@ -675,7 +677,7 @@ def test_a_candidate_still_tied_is_awaited_then_named_by_the_winner_s_choice(pla
     # A name that is nobody's is refused, naming the setting; nothing is redone.
     before = version(backend, "host")
     type_setting(backend, "candidate choice", "Zed")
-    with pytest.raises(SchemaErrors, match="config 'candidate choice': 'Zed'"):
+    with pytest.raises(SheetsHostError, match="config 'candidate choice': 'Zed' is not a player; allowed: Ada, "):
         engine.resolve(backend, redo=True, clock=fixed_clock)
     assert version(backend, "host") == before
     # A name not among the tied (the winner's own) leaves it awaited.
@@ -733,3 +735,18 @@ def test_eleven_players_are_refused_and_the_tiebreak_and_hosting_settings_are_re
                     settings={"gamewide tiebreak": " jun, Ada ", "hosted by hand": "summoning, CONTINUUM"})
     plan = session(backend).state.plan
     assert plan.tiebreak == ("Jun", "Ada", *PLAYERS[1:-1]) and plan.by_hand == {"continuum", "summoning"}
+
+
+def test_check_tells_the_host_what_to_type_before_resolving(tmp_path, last_round):
+    """In the pregame while every player holds 0 garnets, and in the last round while a ranking
+    hosted by hand is missing; nothing once they are typed."""
+    backend = backend_at(tmp_path / "new")
+    engine.new_game(backend, NAME, PLAYERS, 3, clock=fixed_clock)
+    assert engine.check(backend, fixed_clock).host_todo == [
+        "every player holds 0 garnets: type what each holds into the host tab 'garnets' first, if any"]
+    type_garnets(backend, {"Ada": 2})
+    assert engine.check(backend, fixed_clock).host_todo == []
+    todo = engine.check(last_round, fixed_clock).host_todo
+    assert len(todo) == 1 and "'continuum ranking' and 'summoning ranking'" in todo[0]
+    result = CliRunner().invoke(app, ["check", str(last_round.folder)])
+    assert "host, before resolving: type the final ranking of Elemental Continuum and Summoner's Dream" in result.output

@@ -47,7 +47,9 @@ def test_a_simulated_festival_ends_with_every_event_ranked_and_repeats_by_seed()
     assert GAME.is_over(one) and GAME.dump(one) == GAME.dump(again)
     assert all(one.rankings[e] is not None for e in ("continuum", "summoning"))  # typed by the bot host
     standings = GAME.standings(one)
-    assert sorted(standings["player"]) == sorted(names) and list(standings["rank"]) == list(range(1, 10))
+    assert sorted(standings["player"]) == sorted(names) and list(standings["rank"]) == sorted(standings["rank"])
+    winners = standings[standings["result"].isin(["winner", "sole winner"])]
+    assert set(winners["rank"]) == {1} and (winners["result"] == "sole winner").sum() == (len(winners) == 1)
     assert sum(len(m) for m in one.assignment.values()) == 18 and max(len(m) for m in one.assignment.values()) <= 7
 
 
@@ -68,3 +70,16 @@ def test_demo_plays_the_pregame_and_six_rounds_the_host_typing_the_hand_rankings
     assert any("typed what the game leaves to the host" in line for line in lines)
     final = (tmp_path / "aw" / "announcements" / "round-07.md").read_text()
     assert "The festival's endgame" in final and "Elimination Candidate" in final
+
+
+def test_tied_winners_share_rank_1_in_the_standings():
+    """Regression: tied winners were ranked 1 and 2 though both are winners."""
+    defaults = default_settings(GAME)
+    for seed in range(60):
+        standings = GAME.standings(play_in_memory(GAME, bot_names(10), seed, defaults["config"], defaults["data"]))
+        winners = standings[standings["result"] == "winner"]
+        if len(winners) > 1:
+            assert list(winners["rank"]) == [1] * len(winners)
+            assert standings[standings["result"] != "winner"]["rank"].min() == len(winners) + 1
+            return
+    raise AssertionError("no festival of 60 had tied winners")

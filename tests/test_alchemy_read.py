@@ -120,7 +120,7 @@ def test_a_harvest_over_the_energy_harvests_nothing_and_names_the_rows_to_drop()
     sub, problems = parse(("harvest", "gold"), ("harvest", "phoenix ash"), ("harvest", "kraken ink"),
                           ("harvest", "starlight dust"), ("buy", "quartz"))
     assert sub == Submission(buy=(("quartz", 1),))
-    assert problems == ["Ada: column 'item': your harvest (rows 2 (gold), 3 (phoenix ash), 4 (kraken ink), "
+    assert problems == ["Ada: column 'item' (B): your harvest (rows 2 (gold), 3 (phoenix ash), 4 (kraken ink), "
                         "5 (starlight dust)) costs 21 energy and you have 17: nothing is harvested; drop row "
                         "5 (starlight dust) to fit"]
 

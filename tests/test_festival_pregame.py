@@ -27,8 +27,8 @@ def test_an_empty_tab_is_silence_and_the_choices_are_drawn():
 
 @pytest.mark.parametrize("typed, message", [
     (("alchemy", "Alchemy", None), "'Alchemy' is your first choice too"),
-    (("alchemy", None, None), "column 'second' (B): the cell is empty (an event; allowed: alchemy, continuum, summoning)"),
-    (("alchmey", "summoning", None), "'alchmey' is not an event (did you mean 'alchemy'?)"),
+    (("alchemy", None, None), "column 'second' (B): the cell is empty (an event; allowed: Alchemy, Elemental Continuum, Summoner's Dream)"),
+    (("alchmey", "summoning", None), "'alchmey' is not an event (did you mean 'Alchemy'?)"),
     (("=B2", "summoning", None), "'=B2' is a formula"),
 ])
 def test_a_list_without_two_different_events_does_not_count(typed, message):

@@ -49,10 +49,15 @@ def parse_preferences(player: str, rows: Sequence[SubmitRow], events: Mapping[st
         return Parsed(None, (), "nothing: your choices will be drawn")
     row, *later = rows
     problems += [r.problem(None, "only the first row of the preferences tab counts; this row is ignored") for r in later]
-    names = list(events)
-    aliases = {title: name for name, title in events.items()}
-    first = row.read("first", lambda v: cells.as_choice(v, names, "an event", aliases), problems, "no list")
-    second = row.read("second", lambda v: cells.as_choice(v, names, "an event", aliases), problems, "no list")
+    # The titles are what the dropdown offers and a message lists; the names are understood too.
+    titles = list(events.values())
+    named = {title: name for name, title in events.items()}
+
+    def event(v: object) -> str:
+        return named[cells.as_choice(v, titles, "an event", {name: title for title, name in named.items()})]
+
+    first = row.read("first", event, problems, "no list")
+    second = row.read("second", event, problems, "no list")
     if first is not None and first == second:
         problems.append(row.problem("second", f"{events[first]!r} is your first choice too: name another event; no list"))
         second = None

@@ -128,10 +128,13 @@ def endgame(state: FestivalState) -> FestivalResult:
 
 
 def results_table(state: FestivalState, result: FestivalResult) -> list[dict[str, Any]]:
-    """One row per player, best average first: each event's place, the average, the outcome and
-    the garnets earned."""
+    """One row per player, best average first: the rank, each event's place, the average, the
+    outcome and the garnets earned."""
     rows = []
-    for rank, (player, average) in enumerate(result.average.items(), 1):
+    # Players tied on the average and the best single placement share a rank (tied winners: 1).
+    key = {p: (a, min(result.placements_of[p].values())) for p, a in result.average.items()}
+    for player, average in result.average.items():
+        rank = 1 + sum(k < key[player] for k in key.values())
         places = result.placements_of[player]
         outcome = ("sole winner" if player == result.sole_winner else "winner" if player in result.winners
                    else "Elimination Candidate" if player == result.candidate

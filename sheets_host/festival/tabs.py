@@ -36,16 +36,23 @@ SETTINGS = (ROUNDS, CAPACITY, BY_HAND, TIEBREAK, CHOICE)
 GARNETS_TAB = TabSchema("garnets", (
     Column("player", "player"), Column("garnets", "int", lo=0, optional=True, doc="held now; blank is 0"),
 ), "The garnets each player holds (private to each): type them before the pregame.")
-PREFERENCES_TAB = TabSchema("preferences", (
-    Column("player", "player"), Column("first"), Column("second"),
-    Column("garnets spent", "int", lo=0), Column("drawn", "bool", doc="yes: the player was silent, the list drawn"),
-), "The pregame's lists as used (private to each player); filled in when the pregame is resolved.")
 FESTIVAL_TAB = TabSchema("festival", (
     Column("round open", "int", lo=0, doc="0: the pregame; then the festival's round open; after the last: over"),
 ), "Where the festival stands (one row).")
-ASSIGNMENT_TAB = TabSchema("assignment", (
-    Column("event"), Column("player", "player"),
-), "Who plays which event (public); filled in when the pregame is resolved.")
+PREFERENCES, ASSIGNMENT = "preferences", "assignment"
+
+
+def preferences_tab(events: Sequence[Event | HandEvent]) -> TabSchema:
+    names = tuple(e.name for e in events)
+    return TabSchema(PREFERENCES, (
+        Column("player", "player"), Column("first", "choice", names), Column("second", "choice", names),
+        Column("garnets spent", "int", lo=0), Column("drawn", "bool", doc="yes: the player was silent, the list drawn"),
+    ), "The pregame's lists as used (private to each player); filled in when the pregame is resolved.")
+
+
+def assignment_tab(events: Sequence[Event | HandEvent]) -> TabSchema:
+    return TabSchema(ASSIGNMENT, (Column("event", "choice", tuple(e.name for e in events)), Column("player", "player")),
+                     "Who plays which event (public); filled in when the pregame is resolved.")
 
 
 def names(raw: object, allowed: Sequence[str], what: str, aliases: Mapping[str, str] | None = None) -> list[str]:
@@ -123,7 +130,7 @@ def check_data(events: Sequence[Event | HandEvent], by_hand: frozenset[str], dat
 def state_tabs(events: Sequence[Event | HandEvent]) -> tuple[TabSchema, ...]:
     own = tuple(tab for event in events if isinstance(event, Event) for tab in event.state_tabs)
     rankings = tuple(ranking_tab(e.name, e.figures) for e in events)
-    return (FESTIVAL_TAB, GARNETS_TAB, PREFERENCES_TAB, ASSIGNMENT_TAB) + own + rankings
+    return (FESTIVAL_TAB, GARNETS_TAB, preferences_tab(events), assignment_tab(events)) + own + rankings
 
 
 def load(events: Sequence[Event | HandEvent], players: Sequence[str], tabs: Mapping[str, list[dict]],
@@ -138,27 +145,19 @@ def load(events: Sequence[Event | HandEvent], players: Sequence[str], tabs: Mapp
     round_number = PREGAME + stands[0]["round open"]
     garnets = {r["player"]: r["garnets"] or 0 for r in tabs[GARNETS_TAB.name]}
     preferences, drawn = {}, []
-    for r in tabs[PREFERENCES_TAB.name]:
-        try:
-            first, second = (named_events(r[c], events)[0] for c in ("first", "second"))
-        except cells.CellError as e:
-            errors.append(SchemaError(PREFERENCES_TAB.name, r.get("_row"), "first", r["first"], f"an event ({e})"))
-            continue
-        preferences[r["player"]] = Preference(first, second, r["garnets spent"])
+    for r in tabs[PREFERENCES]:  # events already read by the tab's schema
+        preferences[r["player"]] = Preference(r["first"], r["second"], r["garnets spent"])
         if r["drawn"]:
             drawn.append(r["player"])
     assignment = None
     if round_number > PREGAME:
         assignment = {e.name: [] for e in events}
-        for r in tabs[ASSIGNMENT_TAB.name]:
-            try:
-                assignment[named_events(r["event"], events)[0]].append(r["player"])
-            except cells.CellError as e:
-                errors.append(SchemaError(ASSIGNMENT_TAB.name, r.get("_row"), "event", r["event"], f"an event ({e})"))
+        for r in tabs[ASSIGNMENT]:
+            assignment[r["event"]].append(r["player"])
         for player in players:
             count = sum(player in members for members in assignment.values())
             if count != 2:
-                errors.append(SchemaError(ASSIGNMENT_TAB.name, None, "player", f"{player} in {count} events",
+                errors.append(SchemaError(ASSIGNMENT, None, "player", f"{player} in {count} events",
                                           "every player in exactly 2 events"))
         assignment = {e: tuple(q for q in players if q in members) for e, members in assignment.items()}
     if errors:
@@ -184,10 +183,10 @@ def load(events: Sequence[Event | HandEvent], players: Sequence[str], tabs: Mapp
 def dump(events: Sequence[Event | HandEvent], state: FestivalState) -> dict[str, list[dict]]:
     out = {FESTIVAL_TAB.name: [{"round open": state.festival_round}],
            GARNETS_TAB.name: [{"player": p, "garnets": state.garnets.get(p, 0)} for p in state.players],
-           PREFERENCES_TAB.name: [{"player": p, "first": pref.first, "second": pref.second,
+           PREFERENCES: [{"player": p, "first": pref.first, "second": pref.second,
                                    "garnets spent": pref.garnets, "drawn": p in state.drawn}
                                   for p, pref in state.preferences.items()],
-           ASSIGNMENT_TAB.name: [{"event": e, "player": p} for e, members in (state.assignment or {}).items()
+           ASSIGNMENT: [{"event": e, "player": p} for e, members in (state.assignment or {}).items()
                                  for p in members]}
     for event in events:
         tab = ranking_tab(event.name, event.figures)

@@ -7,6 +7,7 @@ allowed; a cell never raises. Names are read in any case and spacing (`cells.as_
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ... import cells
 from ...cells import CellError, Problem, SubmitRow
@@ -126,9 +127,10 @@ def _fitting_harvest(state: AlchemyState, player: str, harvest: dict[str, Submit
     if cost <= energy:
         return tuple(harvest)
     drop = rules.fewest_to_drop(a, list(harvest), energy)
-    problems.append(Problem(player, f"your harvest (rows {_rows(harvest, harvest)}) costs {cost} energy and you have "
-                                    f"{energy}: nothing is harvested; drop row{'s' * (len(drop) > 1)} "
-                                    f"{_rows(harvest, drop)} to fit", column="item"))
+    message = (f"your harvest (rows {_rows(harvest, harvest)}) costs {cost} energy and you have {energy}: "
+               f"nothing is harvested; drop row{'s' * (len(drop) > 1)} {_rows(harvest, drop)} to fit")
+    # Several rows: the column (with its letter and tab, from any of them) but no one row.
+    problems.append(replace(next(iter(harvest.values())).problem("item", message), row=None))
     return ()
 
 
