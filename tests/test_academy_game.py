@@ -33,6 +33,9 @@ from .conftest import fixed_clock
 
 NAME = "academy-of-witchcraft-arts"
 GAME = get_game(NAME)
+# These festivals host Elemental Continuum by hand too, as a host may: the rankings typed by hand
+# are what they test. Continuum run by the tool: tests/test_continuum_*.py.
+BY_HAND = {"hosted by hand": "Elemental Continuum, Summoner's Dream"}
 PLAYERS = ["Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix", "Grace", "Hedy", "Isaac", "Jun"]
 SEED = 11
 BOT_SEED = 5
@@ -198,7 +201,7 @@ def play_by_hand(folder: Path, stages: dict[str, Path] | None = None) -> dict:
             stages[name] = folder.parent / f"stage-{name}"
             shutil.copytree(folder, stages[name])
 
-    engine.new_game(backend, NAME, PLAYERS, SEED, clock=fixed_clock)
+    engine.new_game(backend, NAME, PLAYERS, SEED, clock=fixed_clock, settings=BY_HAND)
     type_garnets(backend, GARNETS)
     for player, rows in PREFERENCES.items():
         type_preferences(backend, player, rows)
@@ -391,7 +394,7 @@ def test_resolving_the_alchemy_round_writes_every_book(played):
 def test_nine_players_are_placed_in_two_events_each(tmp_path):
     players = PLAYERS[:9]
     backend = backend_at(tmp_path / "game")
-    engine.new_game(backend, NAME, players, 3, clock=fixed_clock)
+    engine.new_game(backend, NAME, players, 3, clock=fixed_clock, settings=BY_HAND)
     type_garnets(backend, {p: 1 for p in players})
     for player in players[:6]:  # six spend a garnet on Alchemy first
         type_preferences(backend, player, [["Alchemy", "Elemental Continuum", 1]])
@@ -474,7 +477,7 @@ def test_another_seed_may_draw_the_silent_players_lists_otherwise(tmp_path):
     lists = set()
     for seed in range(4):
         backend = backend_at(tmp_path / f"seed{seed}")
-        engine.new_game(backend, NAME, PLAYERS, seed, clock=fixed_clock)
+        engine.new_game(backend, NAME, PLAYERS, seed, clock=fixed_clock, settings=BY_HAND)
         type_preferences(backend, "Ada", [["Alchemy", "Summoner's Dream", None]])
         engine.resolve(backend, early=True, clock=fixed_clock)
         state = session(backend).state
@@ -704,9 +707,9 @@ def test_a_candidate_still_tied_is_awaited_then_named_by_the_winner_s_choice(pla
 
 
 @pytest.mark.parametrize("settings, words", [
-    ({"hosted by hand": ""}, "config 'hosted by hand': the tool does not run Elemental Continuum, Summoner's Dream "
-                             "yet; list them there"),
+    ({"hosted by hand": ""}, "config 'hosted by hand': the tool does not run Summoner's Dream yet; list it there"),
     ({"hosted by hand": "Elemental Continuum"}, "the tool does not run Summoner's Dream yet; list it there"),
+    ({"hosted by hand": "Alchemy"}, "the tool does not run Summoner's Dream yet; list it there"),
     ({"hosted by hand": "Elemental Continuum, Summoner's Dream, Quidditch"},
      "config 'hosted by hand': 'Quidditch' is not an event"),
     ({"hosted by hand": "continuum, summoning, Elemental Continuum"},
@@ -741,7 +744,7 @@ def test_check_tells_the_host_what_to_type_before_resolving(tmp_path, last_round
     """In the pregame while every player holds 0 garnets, and in the last round while a ranking
     hosted by hand is missing; nothing once they are typed."""
     backend = backend_at(tmp_path / "new")
-    engine.new_game(backend, NAME, PLAYERS, 3, clock=fixed_clock)
+    engine.new_game(backend, NAME, PLAYERS, 3, clock=fixed_clock, settings=BY_HAND)
     assert engine.check(backend, fixed_clock).host_todo == [
         "every player holds 0 garnets: type what each holds into the host tab 'garnets' first, if any"]
     type_garnets(backend, {"Ada": 2})

@@ -109,6 +109,9 @@ def test_submit_tab_offers_the_players_own_options_in_dropdowns_with_notes(playe
                     assert found.get(column) == [str(v) for v in dict.fromkeys(values)], (player, column)
             for c, column in enumerate(tab.schema.columns, start=1):
                 assert ws.cell(1, c).comment is not None and column.doc in ws.cell(1, c).comment.text, column.name
+                if tab.labels:  # a grid: its rows are its labels, every cell beside them an input
+                    assert c == 1 or all(fill(ws.cell(r, c)) == INPUT_FILL for r in range(2, 2 + len(tab.labels)))
+                    continue
                 typed = sum(1 for row in ws.iter_rows(min_row=2) if any(cell.value is not None for cell in row))
                 assert fill(ws.cell(typed + 3, c)) == INPUT_FILL  # an empty input row below what was typed
             checked += 1

@@ -20,7 +20,7 @@ import pandas as pd
 from ..cells import SubmitRow
 from ..errors import SchemaError
 from ..game import Parsed
-from ..table import Column, TabSchema
+from ..table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
 Submission = TypeVar("Submission")
@@ -88,7 +88,8 @@ class Event(ABC, Generic[State, Submission]):
 
     @abstractmethod
     def parse(self, state: State, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
-        """A participant's submit tab as a typed submission, dropping only what is invalid."""
+        """A participant's submit tabs as a typed submission, dropping only what is invalid (each
+        row's `tab` names its tab)."""
 
     @abstractmethod
     def default(self, state: State, player: str) -> Submission:
@@ -105,13 +106,23 @@ class Event(ABC, Generic[State, Submission]):
         """What `player` needs to fill in the event's submit tab, one idea a line, with an example
         made of this player's real options."""
 
-    def submit_choices(self, state: State, player: str) -> dict[str, list[str]]:
-        """Submit column -> the values `player` may type there (the tab's dropdowns)."""
+    def submit_tabs(self, state: State, player: str) -> tuple[SubmitTab, ...]:
+        """The tabs `player` fills in for the event's next round: its `submit_tab`, unless the event
+        has several (Elemental Continuum's board and wards in round 1, its bolts after)."""
+        return (SubmitTab(self.submit_tab),)
+
+    def every_submit_tab(self) -> tuple[SubmitTab, ...]:
+        """Every tab a participant ever fills in for the event."""
+        return (SubmitTab(self.submit_tab),)
+
+    def submit_choices(self, state: State, player: str, tab: str) -> dict[str, list[str]]:
+        """Column of submit tab `tab` -> the values `player` may type there (the tab's dropdowns)."""
         return {}
 
     @abstractmethod
     def submit_rows(self, submission: Submission) -> list[dict]:
-        """How a submission is typed into the submit tab (bots type this way)."""
+        """How a submission is typed into the submit tab (bots type this way); with several tabs,
+        each row's "tab" key names its tab."""
 
     @abstractmethod
     def bots(self) -> dict[str, Any]:
@@ -134,6 +145,15 @@ class Event(ABC, Generic[State, Submission]):
     def placements(self, state: State, tiebreak: Sequence[str]) -> list[Placement]:
         """The final ranking, best first, places 1, 2, ...: the event's score and tie chain, then
         the Gamewide Tiebreak `tiebreak` (every player of the festival, best first)."""
+
+    def palette(self) -> dict[str, str]:
+        """Cell text -> background colour for what the event colours (a board's elements)."""
+        return {}
+
+    def picture(self, state: State) -> bytes | None:
+        """A PNG of the event after the round just resolved, for the festival's announcement
+        (public information only), if the event has one."""
+        return None
 
     def summary(self, state: State) -> dict[str, float]:
         """Numbers about a finished event that `simulate` averages over many festivals."""

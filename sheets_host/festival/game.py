@@ -35,6 +35,9 @@ class Festival(Game[FestivalState, Move]):
     def round_name(self, number: int) -> str:
         return views.round_name(number)
 
+    def palette(self) -> dict[str, str]:
+        return {k: v for e in self.events if isinstance(e, Event) for k, v in e.palette().items()}
+
     def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:
         return tabs.check_config(self.events, config, players)
 
@@ -65,7 +68,7 @@ class Festival(Game[FestivalState, Move]):
         return views.submit_tabs(state, player)
 
     def every_submit_tab(self) -> tuple[SubmitTab, ...]:
-        return (PREFERENCES, *(SubmitTab(e.submit_tab) for e in self.events if isinstance(e, Event)))
+        return (PREFERENCES, *(tab for e in self.events if isinstance(e, Event) for tab in e.every_submit_tab()))
 
     @property
     def several_submit_tabs(self) -> bool:
@@ -130,4 +133,26 @@ class Festival(Game[FestivalState, Move]):
 
     def summary(self, state: FestivalState) -> dict[str, float]:
         return views.summary(state)
+
+    def picture(self, state: FestivalState) -> bytes | None:
+        """The pictures of the events the tool runs that played the round just resolved and have
+        one, top to bottom in festival order in one PNG; None when none has."""
+        import io
+
+        before = replace(state, round=state.round - 1)  # as the round just resolved began
+        pngs = [png for e in rules.run_events(state) if e.name in state.events and rules.playing(before, e)
+                and (png := e.picture(state.events[e.name]))]
+        if len(pngs) < 2:
+            return pngs[0] if pngs else None
+        from PIL import Image
+
+        images = [Image.open(io.BytesIO(png)).convert("RGB") for png in pngs]
+        out = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)), (255, 255, 255))
+        y = 0
+        for image in images:
+            out.paste(image, (0, y))
+            y += image.height
+        buffer = io.BytesIO()
+        out.save(buffer, format="PNG")
+        return buffer.getvalue()
 

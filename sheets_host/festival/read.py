@@ -27,9 +27,10 @@ def parse(state: FestivalState, player: str, rows: Sequence[SubmitRow]) -> Parse
     for e in run_events(state):
         if player not in state.assignment[e.name] or not playing(state, e):
             continue
-        parsed = e.parse(state.events[e.name], player, [r for r in rows if r.tab == e.submit_tab.name])
+        tabs = [t.name for t in e.submit_tabs(state.events[e.name], player)]
+        parsed = e.parse(state.events[e.name], player, [r for r in rows if r.tab in tabs])
         subs[e.name] = parsed.submission
-        problems += [p if p.tab else replace(p, tab=e.submit_tab.name) for p in parsed.problems]
+        problems += [p if p.tab else replace(p, tab=tabs[0]) for p in parsed.problems]
         kept.append(f"{e.title}: {parsed.kept}")
     valid = any(s is not None for s in subs.values())
     return Parsed(Move(events=subs) if valid else None, tuple(problems), "; ".join(kept) or "nothing")
@@ -45,5 +46,5 @@ def submit_rows(events: Sequence[Event | HandEvent], move: Move) -> list[dict]:
     rows = []
     for e in events:
         if move.events.get(e.name) is not None:
-            rows += [{"tab": e.submit_tab.name, **r} for r in e.submit_rows(move.events[e.name])]
+            rows += [{"tab": e.submit_tab.name, **r} for r in e.submit_rows(move.events[e.name])]  # a row's own tab wins
     return rows

@@ -42,8 +42,8 @@ def submit_tabs(state: FestivalState, player: str) -> tuple[SubmitTab, ...]:
         return (PREFERENCES,)
     if state.over:
         return ()
-    return tuple(SubmitTab(e.submit_tab) for e in run_events(state) if player in state.assignment[e.name]
-                 and playing(state, e))
+    return tuple(tab for e in run_events(state) if player in state.assignment[e.name] and playing(state, e)
+                 for tab in e.submit_tabs(state.events[e.name], player))
 
 
 def how_to_submit(state: FestivalState, player: str) -> list[str]:
@@ -79,8 +79,8 @@ def submit_choices(state: FestivalState, player: str, tab: str) -> dict[str, lis
         # player holds, so it would offer only 0. The status says how many are held.
         return {"first": titles, "second": titles}
     for e in run_events(state):
-        if e.submit_tab.name == tab and e.name in state.events:
-            return e.submit_choices(state.events[e.name], player)
+        if e.name in state.events and tab in (t.name for t in e.every_submit_tab()):
+            return e.submit_choices(state.events[e.name], player, tab)
     return {}
 
 

@@ -58,7 +58,7 @@ class AlchemyEvent(Event[AlchemyState, Submission]):
     def how_to_submit(self, state: AlchemyState, player: str) -> list[str]:
         return views.how_to_submit(state, player)
 
-    def submit_choices(self, state: AlchemyState, player: str) -> dict[str, list[str]]:
+    def submit_choices(self, state: AlchemyState, player: str, tab: str = read.SUBMIT_TAB.name) -> dict[str, list[str]]:
         return views.submit_choices(state, player)
 
     def submit_rows(self, submission: Submission) -> list[dict]:

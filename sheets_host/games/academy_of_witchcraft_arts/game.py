@@ -1,11 +1,12 @@
 """The Academy of Witchcraft Arts: a pregame, then six rounds of three events at once (Alchemy,
 Elemental Continuum, Summoner's Dream), each player in two; the festival's endgame ranks them by
-their average placement. Elemental Continuum and Summoner's Dream are hosted by hand until the
-tool runs them (`festival.state.HandEvent`)."""
+their average placement. Summoner's Dream is hosted by hand until the tool runs it
+(`festival.state.HandEvent`)."""
 
 from __future__ import annotations
 
 from ...events.alchemy import EVENT as ALCHEMY
+from ...events.continuum import EVENT as CONTINUUM
 from ...festival.game import Festival
 from ...festival.state import HandEvent
 
@@ -15,7 +16,7 @@ class Academy(Festival):
     title = "Academy of Witchcraft Arts"
     min_players = 4
     max_players = 10  # "a maximum of 7 players may participate in each Event": 3 x 7 places, 2 each
-    events = (ALCHEMY, HandEvent("continuum", "Elemental Continuum"), HandEvent("summoning", "Summoner's Dream"))
+    events = (ALCHEMY, CONTINUUM, HandEvent("summoning", "Summoner's Dream"))
 
 
 GAME = Academy()
