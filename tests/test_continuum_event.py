@@ -31,20 +31,12 @@ from sheets_host.game import rng_for
 from sheets_host.games import get_game
 
 from .conftest import fixed_clock
+from .test_continuum_board import GRID  # a valid board as a player types it
 
 F, W, G, E = Element.FIRE, Element.WATER, Element.WIND, Element.EARTH
 ACADEMY = "academy-of-witchcraft-arts"
 GAME = get_game(ACADEMY)
 
-# A valid board as a player types it: rank 8 first, files A..H; "n" marks a neutral cell.
-GRID = ("W3 W3 W3 G3 G3 E3 E3 E3",
-        "G2 W3 E2 G3 G3 F3 F3 E3",
-        "G2 W3 E2 E2 G3 F3 F3 E3",
-        "G2 E2 E2 G1 E1 F3 W2 W2",
-        "G2 G2 W1 G1 E1 n  W2 F2",
-        "F1 F1 W1 G1 E1 n  W2 F2",
-        "F1 F1 W1 G1 E1 n  W2 F2",
-        "F1 W1 W1 G1 E1 n  F2 F2")
 # The wards tab: label, element, points.
 WARD_ROWS = (("F1", "fire", 6), ("F2", "fire", 4), ("F3", "fire", 2), ("W1", "water", 2), ("W2", "water", 6),
              ("W3", "water", 4), ("G1", "wind", 4), ("G2", "wind", 2), ("G3", "wind", 6), ("E1", "earth", 6),

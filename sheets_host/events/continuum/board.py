@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+import functools
+
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -189,7 +191,8 @@ def wards_tab(board: Board) -> dict[str, tuple[Element, int]]:
 _FULL = (1 << 64) - 1
 
 
-def fixed_polyominoes(size: int) -> list[tuple[tuple[int, int], ...]]:
+@functools.cache  # asked once a cell when the placements are built at import
+def fixed_polyominoes(size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every polyomino of `size` cells up to translation (rotations and reflections distinct), as
     (rank, file) offsets from its first cell in CELLS order, which is (0, 0).
 
@@ -207,7 +210,7 @@ def fixed_polyominoes(size: int) -> list[tuple[tuple[int, int], ...]]:
                         r0, f0 = cells[0]
                         grown.add(tuple((a - r0, b - f0) for a, b in cells))
         shapes = grown
-    return sorted(shapes)
+    return tuple(sorted(shapes))
 
 
 def _placements(size: int) -> list[list[int]]:

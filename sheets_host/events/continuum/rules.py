@@ -167,10 +167,10 @@ def strike_round(state: ContinuumState, bolts: Mapping[str, Sequence[Bolt]], rou
             if broke:
                 tile_breaks.append(TileBreak(owner, cell, round_number, *broke))
         gone = broken_wards(state, owner)
+        cracked = {tb.cell for tb in tile_breaks if tb.board == owner}
         for ward in board.wards:
             # "When 3 or more tiles of a player's ward is broken, the entire ward breaks down"
-            if ward not in gone and sum(tb.board == owner and tb.cell in ward.cells
-                                        for tb in tile_breaks) >= WARD_BREAKS_AT:
+            if ward not in gone and len(cracked.intersection(ward.cells)) >= WARD_BREAKS_AT:
                 ward_breaks.append(ward_break(owner, ward, round_number, tile_breaks))
     return replace(state, bolts=state.bolts + fired, rounds_played=round_number, tile_breaks=tuple(tile_breaks),
                    ward_breaks=tuple(ward_breaks))
