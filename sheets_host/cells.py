@@ -199,11 +199,18 @@ def as_time(raw: object, what: str) -> datetime:
         raise CellError(f"{quote(raw)} is not a time ({allowed})") from None
 
 
-def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[str, str] | None = None) -> str:
+def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[str, str] | None = None,
+              allowed: str | None = None) -> str:
     """One of `choices`, matched ignoring case, spaces and punctuation, or by a unique prefix.
 
     `aliases` maps other names people use to a choice; they match the same way but only the
-    choices are listed as allowed.
+    choices are listed as allowed. `allowed` says them shortly where a list would be long
+    ("A1 to H8" for the 64 cells of a board).
+
+    >>> as_choice("I9", [f + r for r in "12" for f in "AB"], "a cell", allowed="A1 to B2")
+    Traceback (most recent call last):
+    ...
+    sheets_host.cells.CellError: 'I9' is not a cell; allowed: A1 to B2
 
     >>> corners = ["top-left", "top-right"]
     >>> as_choice("Upper Left", corners, "a corner", {"upper left": "top-left", "tl": "top-left"})
@@ -214,7 +221,7 @@ def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[s
     sheets_host.cells.CellError: 'up' is not a corner; allowed: top-left, top-right
     """
     options = list(choices)
-    allowed = ", ".join(options) or "nothing (none are listed)"
+    allowed = allowed or ", ".join(options) or "nothing (none are listed)"
     _formula_check(raw, f"{what}; allowed: {allowed}")
     if is_blank(raw):
         raise CellError(f"the cell is empty ({what}; allowed: {allowed})")

@@ -17,7 +17,8 @@ from ...cells import Problem, SubmitRow
 from ...game import Parsed
 from ...table import Column, SubmitTab, TabSchema
 from .board import board_problems, grid_rows
-from .state import BOLTS_PER_ROUND, CELLS, ELEMENTS, FILES, POINTS, RANKS, Board, Bolt, ContinuumState, Element
+from .state import (BOLTS_PER_ROUND, CELLS, CELLS_SPAN, ELEMENTS, FILES, POINTS, RANKS, Board, Bolt, ContinuumState,
+                    Element)
 
 BOARD = SubmitTab(TabSchema("board", (
     Column("rank", doc="the board's rank (8 at the top, 1 at the bottom): fixed"),
@@ -132,7 +133,8 @@ def _parse_bolts(rows: Sequence[SubmitRow]) -> Parsed[Submission]:
         if len(bolts) == BOLTS_PER_ROUND:
             problems.append(row.problem(None, f"{BOLTS_PER_ROUND} bolts a round: this row is not fired"))
             continue
-        cell = row.read("cell", lambda v: cells.as_choice(v, CELLS, "a cell"), problems, "bolt not fired")
+        cell = row.read("cell", lambda v: cells.as_choice(v, CELLS, "a cell", allowed=CELLS_SPAN), problems,
+                        "bolt not fired")
         element = row.read("element", lambda v: Element(cells.as_choice(v, ELEMENT_NAMES, "an element")), problems,
                            "bolt not fired")
         if cell and element:

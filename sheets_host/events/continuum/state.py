@@ -15,6 +15,7 @@ from fractions import Fraction
 FILES = "ABCDEFGH"
 RANKS = "12345678"
 CELLS = tuple(f + r for r in RANKS for f in FILES)  # A1, B1, ... H8
+CELLS_SPAN = "A1 to H8"  # the cells, as a message names them
 WARDS_PER_ELEMENT = 3
 POINTS = (2, 4, 6)  # each worth four wards
 WARDS_PER_POINTS = 4

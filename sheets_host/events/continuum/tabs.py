@@ -16,7 +16,7 @@ from ...errors import SchemaError, SchemaErrors
 from ...table import Column, TabSchema
 from . import rules
 from .board import board_problems
-from .state import BOLTS_PER_ROUND, CELLS, Bolt, ContinuumState, Element
+from .state import BOLTS_PER_ROUND, CELLS, CELLS_SPAN, Bolt, ContinuumState, Element
 
 BOARDS_TAB = TabSchema("continuum boards", (
     Column("player", "player"), Column("ward", doc="its label (the neutral cells: neutral)"),
@@ -59,7 +59,7 @@ def _bolt(raw: object) -> Bolt:
         cell, element = first, second
     else:
         cell, element = second, first
-    return Bolt(cells.as_choice(cell, CELLS, "a cell"),
+    return Bolt(cells.as_choice(cell, CELLS, "a cell", allowed=CELLS_SPAN),
                 Element(cells.as_choice(element, [e.value for e in Element if e is not Element.NEUTRAL], "an element")))
 
 
