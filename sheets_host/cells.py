@@ -221,6 +221,8 @@ def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[s
     sheets_host.cells.CellError: 'up' is not a corner; allowed: top-left, top-right
     """
     options = list(choices)
+    if isinstance(raw, str) and raw in options:  # typed exactly: the common case, and kept quick
+        return raw
     allowed = allowed or ", ".join(options) or "nothing (none are listed)"
     _formula_check(raw, f"{what}; allowed: {allowed}")
     if is_blank(raw):

@@ -46,5 +46,6 @@ def submit_rows(events: Sequence[Event | HandEvent], move: Move) -> list[dict]:
     rows = []
     for e in events:
         if move.events.get(e.name) is not None:
-            rows += [{"tab": e.submit_tab.name, **r} for r in e.submit_rows(move.events[e.name])]  # a row's own tab wins
+            # A row naming its tab (an event of several tabs) keeps it; others go to the event's one.
+            rows += [{"tab": e.submit_tab.name, **r} for r in e.submit_rows(move.events[e.name])]
     return rows

@@ -71,11 +71,6 @@ def names(raw: object, allowed: Sequence[str], what: str, aliases: Mapping[str, 
     return out
 
 
-def event_names(events: Sequence[Event | HandEvent]) -> dict[str, str]:
-    """Each event's name and title."""
-    return {e.name: e.title for e in events}
-
-
 def named_events(raw: object, events: Sequence[Event | HandEvent]) -> list[str]:
     """Events named in a setting or a tab by name or title (any case)."""
     return names(raw, [e.name for e in events], "an event", {e.title: e.name for e in events})

@@ -158,10 +158,9 @@ def announcement(before: FestivalState, after: FestivalState, title: str) -> str
 
 def standings(state: FestivalState) -> pd.DataFrame:
     """The endgame's table once over; before, the players and their events, unranked."""
-    if state.over:
-        return festival_table(state)
     table = festival_table(state)
-    table.insert(0, "rank", "")
+    if not state.over:
+        table.insert(0, "rank", "")
     return table
 
 

@@ -100,8 +100,8 @@ def alchemy(config: Mapping[str, Any], data: Mapping[str, list[dict]]) -> Alchem
     locations = [r["location"] for r in data[LOCATIONS_TAB.name]]
     constructs = [r["construct"] for r in data[CONSTRUCTS_TAB.name]]
 
-    def named(raw: object, names: Sequence[str]) -> str | None:  # the exact name first: setup stays quick
-        return None if cells.is_blank(raw) else raw if raw in names else cells.as_choice(raw, names, "a name")
+    def named(raw: object, names: Sequence[str]) -> str | None:
+        return None if cells.is_blank(raw) else cells.as_choice(raw, names, "a name")
 
     needs: dict[str, list[tuple[str, int]]] = {c: [] for c in constructs}
     for r in data[RECIPES_TAB.name]:
@@ -130,8 +130,6 @@ def check_data(data: Mapping[str, list[dict]]) -> list[SchemaError]:
     materials = names[MATERIALS_TAB.name]
 
     def refer(tab: TabSchema, r: dict, column: str, allowed: Sequence[str], what: str) -> str | None:
-        if r[column] in allowed:  # as typed: the quick path, so setting up stays quick
-            return r[column]
         try:
             return None if cells.is_blank(r[column]) else cells.as_choice(r[column], allowed, what)
         except CellError as e:
