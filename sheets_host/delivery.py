@@ -8,7 +8,9 @@ host is finished by the next command; a book ahead of it means the host book is 
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -279,7 +281,28 @@ def write_files(backend: Backend, game: Game, state: Any, round_number: int, tex
         path = folder / f"round-{round_number:02d}.png"
         _replace(path, png)
         files.append(path)
+    for player, png in game.private_pictures(state).items():
+        mine = folder / PRIVATE / player_folder(player)
+        mine.mkdir(parents=True, exist_ok=True)
+        path = mine / f"round-{round_number:02d}.png"
+        _replace(path, png)
+        files.append(path)
     return files
+
+
+PRIVATE = "private"  # announcements/private/<player>/: pictures for one player, sent to them alone
+
+
+def player_folder(player: str) -> str:
+    """A folder name for a player's private pictures: their name with what a file system or a
+    shell trips on replaced, and a short digest of the name so two names never share a folder.
+
+    >>> player_folder("Ada"), player_folder("../Zoë & co")
+    ('Ada-99a5', 'Zoë_co-0c1d')
+    """
+    digest = hashlib.sha256(player.encode()).hexdigest()[:4]
+    name = re.sub(r"[^\w-]+", "_", player).strip("_")[:40] or "player"
+    return f"{name}-{digest}"
 
 
 def remove_files(backend: Backend, after: int) -> None:
@@ -288,7 +311,9 @@ def remove_files(backend: Backend, after: int) -> None:
     folder = backend.output_dir()
     if not folder.is_dir():
         return
-    for path in folder.iterdir():
+    private = folder / PRIVATE
+    for path in [*folder.iterdir(), *(p for mine in (private.iterdir() if private.is_dir() else ())
+                                       if mine.is_dir() for p in mine.iterdir())]:
         stem = path.name.split(".")[0]
         if path.name.startswith(".") and path.name.endswith(".tmp"):
             path.unlink(missing_ok=True)

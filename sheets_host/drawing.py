@@ -143,3 +143,23 @@ class Canvas:
         out = io.BytesIO()
         self.image.reduce(self.scale).save(out, format="PNG")  # box average: no ringing
         return out.getvalue()
+
+
+def stack(pngs: Sequence[bytes]) -> bytes | None:
+    """PNG pictures one under the other, left-aligned on white, as one PNG (None for none; one as is).
+
+    >>> a, b = Canvas(30, 10, (0, 0, 0)).png(), Canvas(20, 15, (0, 0, 0)).png()
+    >>> Image.open(io.BytesIO(stack([a, b]))).size, stack([a]) == a, stack([])
+    ((30, 25), True, None)
+    """
+    if len(pngs) < 2:
+        return pngs[0] if pngs else None
+    images = [Image.open(io.BytesIO(png)).convert("RGB") for png in pngs]
+    out = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)), (255, 255, 255))
+    y = 0
+    for image in images:
+        out.paste(image, (0, y))
+        y += image.height
+    buffer = io.BytesIO()
+    out.save(buffer, format="PNG")
+    return buffer.getvalue()

@@ -18,7 +18,6 @@ import csv
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pandas as pd
@@ -74,8 +73,8 @@ from .host import (
     stamp,
 )
 from .reading import Reading, parse, read_player, same_rows, typed_rows, unaccounted
+from .table import TEMPLATES
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 __all__ = ["HISTORY", "CheckReport", "Clock", "ResolveReport", "Session", "StatusReport", "check", "lock",
            "new_game", "now_utc", "open_session", "read_config", "reindex", "replay", "resolve", "status",

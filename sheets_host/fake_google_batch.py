@@ -777,8 +777,8 @@ def masked(value: Any, mask: Mask | None) -> Any:
         return value
     if isinstance(value, list):
         return [masked(v, mask) for v in value]
-    if isinstance(value, dict):
-        return {k: masked(value[k], m) for k, m in mask.items() if k in value}
+    if isinstance(value, dict):  # a whole field (mask None) is kept as is: no call per cell
+        return {k: value[k] if m is None else masked(value[k], m) for k, m in mask.items() if k in value}
     return value
 
 

@@ -226,6 +226,11 @@ class Game(ABC, Generic[State, Submission]):
         """A PNG for the announcement (public information only), if the game has one."""
         return None
 
+    def private_pictures(self, state: State) -> dict[str, bytes]:
+        """Player -> a PNG for them alone after the round just resolved (their private
+        information only), for the games that draw one; the host sends each to its player."""
+        return {}
+
     def summary(self, state: State) -> dict[str, float]:
         """Numbers about a finished game that `simulate` averages over many games."""
         return {}

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -201,3 +202,16 @@ class SubmitTab:
         """Whether a row holds anything the player typed (a grid's label does not count)."""
         skip = self.header[0] if self.labels else None
         return any(not cells.is_blank(v) for k, v in values.items() if k != skip)
+
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"  # each game's shipped data and settings
+
+
+def csv_records(folder: Path, tabs: Sequence[TabSchema]) -> dict[str, list[dict]]:
+    """Data tabs shipped as CSV files (`<tab>.csv` in `folder`, as `templates/` holds them) read
+    through their schemas, rows numbered as in a sheet (the header is row 1) for messages."""
+    out = {}
+    for tab in tabs:
+        frame = pd.read_csv(folder / f"{tab.name}.csv", dtype=object, keep_default_na=False)
+        out[tab.name] = tab.records(frame.set_axis(range(2, len(frame) + 2)))
+    return out

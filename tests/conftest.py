@@ -14,6 +14,16 @@ FIXED = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 PLAYERS = bot_names(7)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked slow(seconds) first, slowest first: the workers start them at once instead of
+    one finishing alone while the other waits."""
+    def seconds(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("slow")
+        return mark.args[0] if mark else 0
+
+    items.sort(key=seconds, reverse=True)  # stable: the others keep their order
+
+
 def fixed_clock() -> datetime:
     return FIXED
 

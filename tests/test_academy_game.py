@@ -707,9 +707,6 @@ def test_a_candidate_still_tied_is_awaited_then_named_by_the_winner_s_choice(pla
 
 
 @pytest.mark.parametrize("settings, words", [
-    ({"hosted by hand": ""}, "config 'hosted by hand': the tool does not run Summoner's Dream yet; list it there"),
-    ({"hosted by hand": "Elemental Continuum"}, "the tool does not run Summoner's Dream yet; list it there"),
-    ({"hosted by hand": "Alchemy"}, "the tool does not run Summoner's Dream yet; list it there"),
     ({"hosted by hand": "Elemental Continuum, Summoner's Dream, Quidditch"},
      "config 'hosted by hand': 'Quidditch' is not an event"),
     ({"hosted by hand": "continuum, summoning, Elemental Continuum"},
@@ -728,6 +725,21 @@ def test_settings_the_festival_cannot_play_are_refused_before_any_book_is_made(t
         engine.new_game(backend, NAME, PLAYERS, 1, settings=settings, clock=fixed_clock)
     assert words in str(refused.value)
     assert backend.existing() == []
+
+
+def test_an_event_the_tool_does_not_run_must_be_hosted_by_hand():
+    """A festival may list an event the tool does not run yet (`HandEvent`); leaving it to the tool
+    is refused, naming it."""
+    from sheets_host.events.alchemy import EVENT as ALCHEMY
+    from sheets_host.festival import tabs as festival_tabs
+    from sheets_host.festival.state import HandEvent
+
+    events = (ALCHEMY, HandEvent("summoning", "Summoner's Dream"))
+    for by_hand in ("", "Alchemy"):
+        config = {"hosted by hand": by_hand, "players per event": 10}
+        assert festival_tabs.check_config(events, config, PLAYERS) == [
+            "config 'hosted by hand': the tool does not run Summoner's Dream yet; list it there"]
+    assert festival_tabs.check_config(events, {"hosted by hand": "summoning", "players per event": 10}, PLAYERS) == []
 
 
 def test_eleven_players_are_refused_and_the_tiebreak_and_hosting_settings_are_read(tmp_path):

@@ -1,5 +1,5 @@
-"""`simulate` and `demo` of the Academy: each bot strategy played and reported side by side, the
-bot host typing the rankings of the events hosted by hand, the same seed giving the same festival."""
+"""`simulate` and `demo` of the Academy: each bot strategy played and reported side by side, all
+three events run by the tool, the same seed giving the same festival."""
 
 import json
 
@@ -27,6 +27,12 @@ def test_simulate_plays_random_and_greedy_bots_and_reports_usage_side_by_side():
         assert any(k.startswith("alchemy set ") for k in averages) and any(k.startswith("alchemy machine ") for k in averages)
         assert averages["alchemy gems min"] <= averages["alchemy gems mean"] <= averages["alchemy gems max"]
         assert 1 <= averages["winner's average"] <= averages["candidate's average"]
+        # Summoner's Dream plays: Familiars reach E on every map and in every round, neither always
+        # nor never; both sides are bought; every Tower and Familiar is bought somewhere
+        reached = {k: v for k, v in averages.items() if k.startswith("summoning reached E ")}
+        assert len(reached) == 8 + 6 and all(0.15 < v < 0.9 for v in reached.values()), reached
+        assert averages["summoning coins on towers"] > 0 and averages["summoning coins on familiars"] > 0
+        assert averages["summoning treasures min"] < 50 < averages["summoning treasures max"]
     greedy, random_ = data["by_bots"][1]["averages"], data["by_bots"][0]["averages"]
     assert greedy["alchemy gems mean"] > random_["alchemy gems mean"]  # the greedy bot makes the most valuable
     text = runner.invoke(app, ["simulate", "academy-of-witchcraft-arts", "--games", "2"]).output
@@ -45,8 +51,10 @@ def test_a_simulated_festival_ends_with_every_event_ranked_and_repeats_by_seed()
     one = play_in_memory(GAME, names, 5, defaults["config"], defaults["data"], "greedy")
     again = play_in_memory(GAME, names, 5, defaults["config"], defaults["data"], "greedy")
     assert GAME.is_over(one) and GAME.dump(one) == GAME.dump(again)
-    assert one.rankings["summoning"] is not None and "continuum" not in one.rankings  # typed by the bot host
+    assert one.rankings == {}  # nothing hosted by hand
     assert one.events["continuum"].rounds_played == 6  # run by the tool
+    summoning = one.events["summoning"]
+    assert summoning.rounds_played == 6 - summoning.first_round + 1 and len(summoning.invasions) > 0
     standings = GAME.standings(one)
     assert sorted(standings["player"]) == sorted(names) and list(standings["rank"]) == sorted(standings["rank"])
     winners = standings[standings["result"].isin(["winner", "sole winner"])]
@@ -63,14 +71,16 @@ def test_an_unknown_strategy_is_refused_naming_the_strategies():
         raise AssertionError("an unknown strategy was played")
 
 
-def test_demo_plays_the_pregame_and_six_rounds_the_host_typing_the_hand_rankings(tmp_path):
+def test_demo_plays_the_pregame_and_six_rounds_of_the_three_events(tmp_path):
     result = runner.invoke(app, ["demo", "academy-of-witchcraft-arts", str(tmp_path / "aw")])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[1].startswith("pregame: resolved") and any(line.startswith("round 6: resolved") for line in lines)
-    assert any("typed what the game leaves to the host" in line for line in lines)
     final = (tmp_path / "aw" / "announcements" / "round-07.md").read_text()
     assert "The festival's endgame" in final and "Elimination Candidate" in final
+    assert "Summoner's Dream's final Treasures" in final
+    private = tmp_path / "aw" / "announcements" / "private"
+    assert len(list(private.iterdir())) >= 7 and all(list(p.glob("round-*.png")) for p in private.iterdir())
 
 
 def test_tied_winners_share_rank_1_in_the_standings():

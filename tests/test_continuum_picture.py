@@ -191,3 +191,58 @@ def test_festival_stacks_the_pictures_of_several_events(festival, monkeypatch):
     assert both.size == (continuum.width, 50 + continuum.height)
     assert both.getpixel((5, 5)) == (10, 20, 30) and both.getpixel((300, 25)) == (255, 255, 255)  # alchemy first
     assert both.crop((0, 50, continuum.width, 50 + continuum.height)).tobytes() == continuum.tobytes()
+
+
+# ---- each player's own board (private) -------------------------------------------------------------
+
+
+def test_own_board_shows_the_whole_board_and_its_damage(states):
+    """Issue 11: "privately, each player's own full board with its damage": every standing ward in
+    its element's paler colour, broken tiles dark, broken wards in full colour."""
+    from sheets_host.events.continuum.picture import _pale, draw_own_board, own_board
+
+    state = states[0]
+    for player in state.participants:
+        im = image(draw_own_board(state, player))
+        corner = layout(1).boards[0]
+        view = own_board(state, player)
+        revealed = {c: w.element for w in view.revealed for c in w.cells}
+        for ward in state.boards[player].wards:
+            for cell in ward.cells:
+                x0, y0, _, y1 = cell_box(corner, cell)
+                pixel = im.getpixel((int(x0) + 6, int((y0 + y1) / 2)))
+                if cell in revealed:
+                    assert pixel == COLOURS[revealed[cell]], (player, cell)
+                elif cell in view.struck:
+                    assert pixel == picture.STRUCK, (player, cell)
+                else:
+                    assert pixel == _pale(COLOURS[ward.element]), (player, cell)
+
+
+def test_own_board_shows_nothing_of_another_board(states):
+    """A player's picture is drawn from their own board alone: changing every other board's secrets
+    leaves it byte for byte the same."""
+    from sheets_host.events.continuum.picture import draw_own_board
+
+    state = states[1]
+    owner = state.participants[2]
+    other = twin(state, 9)
+    other = replace(other, boards={**other.boards, owner: state.boards[owner]},
+                    tile_breaks=state.tile_breaks, ward_breaks=state.ward_breaks)
+    assert other.boards != state.boards
+    assert draw_own_board(other, owner) == draw_own_board(state, owner)
+    assert draw_own_board(ContinuumState(NAMES), owner) is None
+
+
+def test_festival_writes_each_player_their_own_picture(festival):
+    """The festival stacks each player's private pictures; only Continuum's participants get one."""
+    from sheets_host.events.continuum.picture import draw_own_board
+
+    state = festival[3]
+    pictures = GAME.private_pictures(state)
+    continuum = state.events["continuum"]
+    assert set(pictures) >= set(continuum.participants)
+    for player in continuum.participants:
+        assert draw_own_board(continuum, player) in (pictures[player],) or image(pictures[player]).height > \
+            image(draw_own_board(continuum, player)).height
+    assert GAME.private_pictures(festival[1]) == {}  # the pregame: nothing to draw

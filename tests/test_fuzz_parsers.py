@@ -154,6 +154,12 @@ def valid_values(name: str, game: Game, state) -> list:
             a = state.events["alchemy"].alchemy
             out += [*ALCHEMY_ACTIONS, *ALCHEMY_ALIASES, *a.materials, *a.machines, *a.constructs, "moonpetal ×2",
                     "2x quartz", "tin bird, hand mirror", "gold 3", "99", "100", 10**6 * 99]
+        if "summoning" in state.events:
+            sd = state.events["summoning"]
+            c = sd.catalogue
+            out += [*c.maps, *c.towers, *c.familiars, "Yi 1", "fox 2", "Gan 1", "Fox 23", "C4", "a1", "Z99", "N",
+                    "east", "up", "1-6", "7-12", "12-7", "1 to 22", "0-3", "5", *(u.name for h in sd.holdings.values()
+                                                                                  for u in (*h.towers, *h.familiars))]
         return out
     book = state.rules.cards
     return [*range(0, 11), *map(str, range(0, 11)), *NO_WORDS, *YES_WORDS, "empty", "-", *players,
@@ -198,7 +204,8 @@ def says_what(message: str) -> bool:
 # ---- the games' parsers ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [pytest.param(g, marks=pytest.mark.slow(15)) if g.startswith("academy") else g
+                                  for g in GAMES])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_parse_survives_any_submit_tab(name, data):
@@ -222,13 +229,15 @@ def test_parse_survives_any_submit_tab(name, data):
         game.dump(outcome.state)
 
 
-def test_the_academy_is_fuzzed_in_its_pregame_and_in_alchemy_and_continuum_rounds():
+def test_the_academy_is_fuzzed_in_its_pregame_and_in_each_events_rounds():
     game, states = trail(ACADEMY)
     rounds = {key: [game.round_name(game.round(s)) for s in group] for key, group in phases(ACADEMY).items()}
-    # A player's tabs: alchemy alone, continuum's board and wards in round 1 then bolts, or both events'.
+    # The fuzzed player's tabs: continuum's board and wards in round 1 then bolts, with Alchemy's and
+    # Summoner's Dream's four.
+    summoning = ("summoning", "summoning attack", "summoning defence", "summoning shop")
     assert rounds[("preferences",)] == ["pregame"]
-    assert rounds[("alchemy", "board", "wards")] == ["round 1"]
-    assert rounds[("alchemy", "continuum")] == [f"round {n}" for n in range(2, 7)]
+    assert rounds[tuple(sorted(("alchemy", "board", "wards", *summoning)))] == ["round 1"]
+    assert rounds[tuple(sorted(("alchemy", "continuum", *summoning)))] == [f"round {n}" for n in range(2, 7)]
     assert sorted(states[0].garnets.values()) == list(range(10))  # garnets to spend, and to overspend
 
 

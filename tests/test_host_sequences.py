@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -203,3 +204,5 @@ TestWindGuideMeSequences = HostSequences.TestCase
 TestWindGuideMeSequences.settings = SETTINGS
 TestMagiciansMarketSequences = MarketSequences.TestCase
 TestMagiciansMarketSequences.settings = SETTINGS
+TestWindGuideMeSequences.pytestmark = [pytest.mark.slow(14)]
+TestMagiciansMarketSequences.pytestmark = [pytest.mark.slow(11)]

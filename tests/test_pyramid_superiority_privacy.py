@@ -100,6 +100,7 @@ def during(histories):
                 yield before, after
 
 
+@pytest.mark.slow(14)
 def test_a_meadow_s_bids_star_attempts_and_pieces_reach_only_that_meadow_and_its_guests(histories):
     tried = 0
     for before, state in during(histories):

@@ -406,6 +406,7 @@ def secret_twin(state: Duel, seat: int) -> Duel:
     return replace(state, decks=tuple(decks), locked=tuple(locked), reserve=tuple(reserve))
 
 
+@pytest.mark.slow(12)
 def test_decks_and_reserve_never_reach_the_public_or_the_opponent():
     for seed in range(12):
         s = setup(seed)

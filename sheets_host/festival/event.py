@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -47,6 +47,37 @@ def place_by(players: Sequence[str], key: Mapping[str, tuple], tiebreak: Sequenc
     """
     order = {p: i for i, p in enumerate(tiebreak)}
     return sorted(players, key=lambda p: (tuple(-v for v in key[p]), order.get(p, len(order)), p))
+
+
+Row = TypeVar("Row")
+
+
+def rows_by_round(tab: str, records: Sequence[dict], players: Sequence[str], first: int,
+                  read: Callable[[dict], Row | None], errors: list[SchemaError]) -> dict[int, dict[str, tuple[Row, int | None]]]:
+    """A state tab of one row per participant per round (an event's turns), as round -> participant
+    -> (the row as `read` reads it, its sheet row). A row `read` cannot read is left out (it said why
+    in `errors`); a participant's second row in a round, rounds not `first`, `first` + 1, ... in
+    turn, and a participant without a row in a round are each added to `errors`."""
+    rounds: dict[int, dict[str, tuple[Row, int | None]]] = {}
+    for r in records:
+        value = read(r)
+        if value is None:
+            continue
+        by_player = rounds.setdefault(r["round"], {})
+        if r["player"] in by_player:
+            errors.append(SchemaError(tab, r.get("_row"), "player", r["player"],
+                                      f"a participant without another row in round {r['round']}"))
+        by_player[r["player"]] = (value, r.get("_row"))
+    numbers = sorted(rounds)
+    if numbers != list(range(first, first + len(numbers))):
+        errors.append(SchemaError(tab, None, "round", ", ".join(map(str, numbers)),
+                                  f"rounds {first}, {first + 1}, {first + 2}... in turn"))
+    for number, by_player in rounds.items():
+        missing = [p for p in players if p not in by_player]
+        if missing:
+            errors.append(SchemaError(tab, None, "player", f"round {number}: no row for {', '.join(missing)}",
+                                      "one row for every participant every round"))
+    return dict(sorted(rounds.items()))
 
 
 class Event(ABC, Generic[State, Submission]):
@@ -153,6 +184,11 @@ class Event(ABC, Generic[State, Submission]):
     def picture(self, state: State) -> bytes | None:
         """A PNG of the event after the round just resolved, for the festival's announcement
         (public information only), if the event has one."""
+        return None
+
+    def private_picture(self, state: State, player: str) -> bytes | None:
+        """A PNG for `player` alone after the round just resolved (their own board, their
+        battles), if the event has one; it holds nothing another participant keeps secret."""
         return None
 
     def summary(self, state: State) -> dict[str, float]:

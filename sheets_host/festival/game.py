@@ -137,22 +137,24 @@ class Festival(Game[FestivalState, Move]):
     def picture(self, state: FestivalState) -> bytes | None:
         """The pictures of the events the tool runs that played the round just resolved and have
         one, top to bottom in festival order in one PNG; None when none has."""
-        import io
+        from ..drawing import stack  # Pillow only when an announcement is written
 
         before = replace(state, round=state.round - 1)  # as the round just resolved began
-        pngs = [png for e in rules.run_events(state) if e.name in state.events and rules.playing(before, e)
-                and (png := e.picture(state.events[e.name]))]
-        if len(pngs) < 2:
-            return pngs[0] if pngs else None
-        from PIL import Image
+        return stack([png for e in rules.run_events(state) if e.name in state.events and rules.playing(before, e)
+                      and (png := e.picture(state.events[e.name]))])
 
-        images = [Image.open(io.BytesIO(png)).convert("RGB") for png in pngs]
-        out = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)), (255, 255, 255))
-        y = 0
-        for image in images:
-            out.paste(image, (0, y))
-            y += image.height
-        buffer = io.BytesIO()
-        out.save(buffer, format="PNG")
-        return buffer.getvalue()
+    def private_pictures(self, state: FestivalState) -> dict[str, bytes]:
+        """Each player's private pictures of the events they played the round just resolved in, one
+        under the other: what only they may see (their own board, their battles)."""
+        from ..drawing import stack
+
+        before = replace(state, round=state.round - 1)
+        events = [e for e in rules.run_events(state) if e.name in state.events and rules.playing(before, e)]
+        out = {}
+        for player in state.players:
+            png = stack([png for e in events if player in e.players(state.events[e.name])
+                         and (png := e.private_picture(state.events[e.name], player))])
+            if png:
+                out[player] = png
+        return out
 

@@ -13,19 +13,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-import pandas as pd
 
 from ... import cells
 from ...cells import CellError
 from ...errors import SchemaError, SchemaErrors
-from ...table import Column, TabSchema
+from ...festival.event import rows_by_round
+from ...table import TEMPLATES, Column, TabSchema, csv_records
 from . import rules
 from .state import GOLD, Alchemy, AlchemyState, Construct, Effect, Location, Machine, Material, Recipe, Turn
 
-SAMPLE = Path(__file__).resolve().parents[3] / "templates" / "academy-of-witchcraft-arts"
+SAMPLE = TEMPLATES / "academy-of-witchcraft-arts"
 NOTE = Column("note", optional=True, doc="the shipped rows say `sample`")
 
 LOCATIONS_TAB = TabSchema("alchemy locations", (
@@ -194,11 +193,7 @@ def _names(tab: TabSchema, rows: list[dict], errors: list[SchemaError]) -> list[
 
 def sample_data() -> dict[str, list[dict]]:
     """The shipped sample data tabs (`templates/academy-of-witchcraft-arts/`), read through the schemas."""
-    out = {}
-    for tab in DATA_TABS:
-        frame = pd.read_csv(SAMPLE / f"{tab.name}.csv", dtype=object, keep_default_na=False)
-        out[tab.name] = tab.records(frame.set_axis(range(2, len(frame) + 2)))  # sheet rows, for messages
-    return out
+    return csv_records(SAMPLE, DATA_TABS)
 
 
 # ---- the state tab --------------------------------------------------------------------------------
@@ -243,24 +238,8 @@ def _counted(raw: object, names: Sequence[str], what: str) -> list[tuple[str, in
 def load(a: Alchemy, players: Sequence[str], tabs: Mapping[str, list[dict]]) -> AlchemyState:
     """The state from the turns tab, walked with the rules; SchemaErrors name what cannot be read."""
     errors: list[SchemaError] = []
-    rounds: dict[int, dict[str, tuple[Turn, int | None]]] = {}
-    for r in tabs[TURNS_TAB.name]:
-        turn = _turn(a, r, errors)
-        if turn is None:
-            continue
-        turns = rounds.setdefault(r["round"], {})
-        if r["player"] in turns:
-            errors.append(SchemaError(TURNS_TAB.name, r.get("_row"), "player", r["player"],
-                                      f"a participant without another row in round {r['round']}"))
-        turns[r["player"]] = (turn, r.get("_row"))
-    numbers = sorted(rounds)
-    if numbers != list(range(1, len(numbers) + 1)):
-        errors.append(SchemaError(TURNS_TAB.name, None, "round", ", ".join(map(str, numbers)), "rounds 1, 2, 3... in turn"))
-    for number, turns in rounds.items():
-        missing = [p for p in players if p not in turns]
-        if missing:
-            errors.append(SchemaError(TURNS_TAB.name, None, "player", f"round {number}: no row for {', '.join(missing)}",
-                                      "one row for every participant every round"))
+    rounds = rows_by_round(TURNS_TAB.name, tabs[TURNS_TAB.name], players, 1, lambda r: _turn(a, r, errors), errors)
+    numbers = list(rounds)
     if errors:
         raise SchemaErrors(errors)
     state = AlchemyState(a, tuple(players))

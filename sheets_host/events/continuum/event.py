@@ -98,3 +98,8 @@ class ContinuumEvent(Event[ContinuumState, Submission]):
         from .picture import draw_boards  # Pillow only when an announcement is written
 
         return draw_boards(state)
+
+    def private_picture(self, state: ContinuumState, player: str) -> bytes | None:
+        from .picture import draw_own_board
+
+        return draw_own_board(state, player)

@@ -1,14 +1,13 @@
 """The Academy of Witchcraft Arts: a pregame, then six rounds of three events at once (Alchemy,
 Elemental Continuum, Summoner's Dream), each player in two; the festival's endgame ranks them by
-their average placement. Summoner's Dream is hosted by hand until the tool runs it
-(`festival.state.HandEvent`)."""
+their average placement. The host may host any event by hand instead (config `hosted by hand`)."""
 
 from __future__ import annotations
 
 from ...events.alchemy import EVENT as ALCHEMY
 from ...events.continuum import EVENT as CONTINUUM
+from ...events.summoning import EVENT as SUMMONING
 from ...festival.game import Festival
-from ...festival.state import HandEvent
 
 
 class Academy(Festival):
@@ -16,7 +15,7 @@ class Academy(Festival):
     title = "Academy of Witchcraft Arts"
     min_players = 4
     max_players = 10  # "a maximum of 7 players may participate in each Event": 3 x 7 places, 2 each
-    events = (ALCHEMY, CONTINUUM, HandEvent("summoning", "Summoner's Dream"))
+    events = (ALCHEMY, CONTINUUM, SUMMONING)
 
 
 GAME = Academy()

@@ -1,0 +1,101 @@
+"""Summoner's Dream as a festival event: its tabs and settings, each method delegating to the
+module that holds its rules (`rules`, `battle`, `tabs`, `data`, `read`, `views`, `bots`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from ...cells import SubmitRow
+from ...errors import SchemaError
+from ...festival.event import Event, Placement
+from ...game import Parsed
+from ...table import SubmitTab
+from . import bots, data, read, rules, tabs, views
+from .state import Submission, SummoningState
+
+
+class SummoningEvent(Event[SummoningState, Submission]):
+    name = "summoning"
+    title = "Summoner's Dream"
+    max_players = 7
+    data_tabs = data.DATA_TABS
+    state_tabs = tabs.STATE_TABS
+    submit_tab = read.ORDERS.schema
+
+    def first_round(self, participants: int) -> int:
+        return tabs.first_round(participants)
+
+    def setup(self, players: Sequence[str], config: Mapping[str, Any], data_tabs: Mapping[str, list[dict]],
+              rng: random.Random) -> SummoningState:
+        return tabs.setup(players, data.catalogue(data_tabs), rng)
+
+    def check_data(self, data_tabs: Mapping[str, list[dict]]) -> list[SchemaError]:
+        return data.check_data(data_tabs)
+
+    def load(self, players: Sequence[str], state_tabs: Mapping[str, list[dict]], config: Mapping[str, Any],
+             data_tabs: Mapping[str, list[dict]]) -> SummoningState:
+        return tabs.load(players, data.catalogue(data_tabs), state_tabs)
+
+    def dump(self, state: SummoningState) -> dict[str, list[dict]]:
+        return tabs.dump(state)
+
+    def players(self, state: SummoningState) -> list[str]:
+        return list(state.participants)
+
+    def submit_tabs(self, state: SummoningState, player: str) -> tuple[SubmitTab, ...]:
+        return read.TABS
+
+    def every_submit_tab(self) -> tuple[SubmitTab, ...]:
+        return read.TABS
+
+    def parse(self, state: SummoningState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+        return read.parse(state, player, rows)
+
+    def default(self, state: SummoningState, player: str) -> Submission:
+        return Submission()  # last round's map, Towers and Familiars stand; the target is drawn
+
+    def resolve(self, state: SummoningState, submissions: Mapping[str, Submission], round_number: int,
+                rng: random.Random) -> tuple[SummoningState, list[str]]:
+        # Defaults drawn in seating order from the event's generator: the same seed, the same draws.
+        turns = {p: rules.turn_of(state, p, submissions[p], rng) for p in state.participants}
+        after = rules.play_round(state, turns)
+        return after, views.log(after)
+
+    def how_to_submit(self, state: SummoningState, player: str) -> list[str]:
+        return views.how_to_submit(state, player)
+
+    def submit_choices(self, state: SummoningState, player: str, tab: str) -> dict[str, list[str]]:
+        return read.submit_choices(state, player, tab)
+
+    def submit_rows(self, submission: Submission) -> list[dict]:
+        return read.submit_rows(submission)
+
+    def bots(self) -> dict[str, Any]:
+        return {"random": bots.random_bot, "greedy": bots.greedy}
+
+    def private_view(self, state: SummoningState, player: str) -> dict[str, pd.DataFrame]:
+        return views.private_view(state, player)
+
+    def public_view(self, state: SummoningState, over: bool) -> dict[str, pd.DataFrame]:
+        return views.public_view(state, over)
+
+    def announcement(self, before: SummoningState, after: SummoningState, over: bool) -> list[str]:
+        return views.announcement(before, after, over)
+
+    def placements(self, state: SummoningState, tiebreak: Sequence[str]) -> list[Placement]:
+        return rules.placements(state, tiebreak)
+
+    def summary(self, state: SummoningState) -> dict[str, float]:
+        return views.summary(state)
+
+    def palette(self) -> dict[str, str]:
+        return views.palette()
+
+    def private_picture(self, state: SummoningState, player: str) -> bytes | None:
+        from .picture import draw_battles  # Pillow only when an announcement is written
+
+        return draw_battles(state, player)
