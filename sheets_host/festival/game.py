@@ -139,17 +139,20 @@ class Festival(Game[FestivalState, Move]):
         one, top to bottom in festival order in one PNG; None when none has."""
         from ..drawing import stack  # Pillow only when an announcement is written
 
+        return stack([png for e in self._just_played(state) if (png := e.picture(state.events[e.name]))])
+
+    @staticmethod
+    def _just_played(state: FestivalState) -> list[Event]:
+        """The events the tool runs that played the round just resolved."""
         before = replace(state, round=state.round - 1)  # as the round just resolved began
-        return stack([png for e in rules.run_events(state) if e.name in state.events and rules.playing(before, e)
-                      and (png := e.picture(state.events[e.name]))])
+        return [e for e in rules.run_events(state) if e.name in state.events and rules.playing(before, e)]
 
     def private_pictures(self, state: FestivalState) -> dict[str, bytes]:
         """Each player's private pictures of the events they played the round just resolved in, one
         under the other: what only they may see (their own board, their battles)."""
         from ..drawing import stack
 
-        before = replace(state, round=state.round - 1)
-        events = [e for e in rules.run_events(state) if e.name in state.events and rules.playing(before, e)]
+        events = self._just_played(state)
         out = {}
         for player in state.players:
             png = stack([png for e in events if player in e.players(state.events[e.name])

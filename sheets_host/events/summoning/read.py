@@ -47,7 +47,7 @@ MOST = 22  # a quantity above this is a typo: no round buys more than 22 of anyt
 def parse(state: SummoningState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
     problems: list[Problem] = []
     by_tab = {t.name: [r for r in rows if r.tab == t.name] for t in TABS}
-    orders = _orders(state, player, by_tab[SHOP.name], problems)
+    orders = _orders(state, by_tab[SHOP.name], problems)
     bought = rules.shop(state, player, [o for o, _ in orders], state.round)
     for i, why in sorted(bought.refused.items()):
         problems.append(orders[i][1].problem("item", f"{why}; not bought"))
@@ -97,7 +97,7 @@ def _item(state: SummoningState, raw: object) -> Order:
     return "buy", cells.as_choice(t, kinds, "a Tower or Familiar")
 
 
-def _orders(state: SummoningState, player: str, rows: Sequence[SubmitRow],
+def _orders(state: SummoningState, rows: Sequence[SubmitRow],
             problems: list[Problem]) -> list[tuple[Order, SubmitRow]]:
     out = []
     for row in rows:
