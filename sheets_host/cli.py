@@ -202,8 +202,11 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
     for reading in report.readings.values():
         for problem in reading.parsed.problems:
             typer.echo(f"  {problem}")
-    for path in report.files:
-        typer.echo(f"announcement: {path}")
+    from .delivery import PRIVATE  # loaded by the resolve already: --help stays light
+
+    for path in report.files:  # a private picture is for its player alone: the host sends it to them
+        what = "private picture" if path.parent.parent.name == PRIVATE else "announcement"
+        typer.echo(f"{what}: {path}")
     if report.standings is not None:
         typer.echo(report.standings.to_string(index=False))
 
