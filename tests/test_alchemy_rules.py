@@ -115,8 +115,7 @@ def test_a_yield_machine_adds_to_its_owners_harvest_of_its_material_only():
 
 
 def test_a_thrift_machine_lowers_a_recipe_never_below_0():
-    assert rules.recipe(A, "potion", ("sieve",)) == {"herb": 1}
-    assert rules.recipe(A, "charm", ("sieve",)) == {}
+    assert rules.recipes(A, ("potion", "charm"), ("sieve",)) == {"potion": {"herb": 1}, "charm": {}}
     report = play(Turn(machine="sieve", engineer=("charm", "potion")), Holdings(30, materials={"herb": 1}))
     assert report.made == ("charm", "potion") and report.after.materials == {}
 

@@ -212,7 +212,8 @@ def test_random_boards_have_neutral_cells_both_joined_and_scattered():
 def test_random_tilings_take_few_attempts():
     attempts = [random_tiling(random.Random(seed))[2] for seed in range(300)]
     assert 0 not in attempts  # the fallback was never needed
-    assert max(attempts) <= 30 and sum(attempts) / len(attempts) < 4
+    # dead pockets pruned (`_regions_fit` at every node): a tiling is nearly always found at once
+    assert max(attempts) <= 5 and sum(attempts) / len(attempts) < 1.2
 
 
 def test_the_fallback_tiling_makes_a_valid_board():

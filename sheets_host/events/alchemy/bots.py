@@ -68,26 +68,39 @@ class _Plan:
     def __init__(self, a: Alchemy, held: Holdings, energy: int, budget: int):
         self.a, self.energy, self.budget = a, energy, budget
         self.expect = max(1, a.harvest_base - 1)
-        self.needs = {c: rules.recipe(a, c, held.machines) for c in a.constructs}
+        self.needs = {c: tuple(n.items()) for c, n in rules.recipes(a, a.constructs, held.machines).items()}
         self.have, self.harvest, self.buys, self.made = dict(held.materials), [], Counter(), []
         self.cost, self.places = 0, set()
 
     def option(self, construct: str) -> tuple[float, list[str], dict[str, int], int, int] | None:
         """What making one more `construct` would cost (in energy, coins counted at COINS_PER_ENERGY),
-        what it would harvest and buy, the coins and harvest energy it adds; None if it cannot fit."""
-        mats, expect = self.a.materials, self.expect
-        short = {m: q - self.have.get(m, 0) for m, q in self.needs[construct].items() if q > self.have.get(m, 0)}
-        new = [m for m in short if m not in self.harvest]
-        to_buy = {m: n - expect * (m in new) for m, n in short.items() if n > expect * (m in new)}
-        if any(mats[m].price is None for m in to_buy):
-            return None
-        spent = sum(mats[m].price * n for m, n in to_buy.items())
-        # a material at a location already harvested costs one energy less (the text's x − 1)
-        added = sum(mats[m].energy - 1 for m in new) + len({mats[m].location for m in new} - self.places)
+        what it would harvest and buy, the coins and harvest energy it adds; None if it cannot fit.
+        One pass over the recipe, as the bot weighs every construct several times a round."""
+        mats, expect, have, harvest = self.a.materials, self.expect, self.have, self.harvest
+        new, to_buy, locations = [], {}, set()
+        spent = added = harvested = 0
+        for m, q in self.needs[construct]:
+            short = q - have.get(m, 0)
+            if short <= 0:
+                continue
+            material = mats[m]
+            buy = short
+            if m not in harvest:
+                new.append(m)
+                locations.add(material.location)
+                # a material at a location already harvested costs one energy less (the text's x − 1)
+                added += material.energy - 1
+                harvested += material.energy * min(short, expect)
+                buy -= expect
+            if buy > 0:
+                if material.price is None:
+                    return None
+                to_buy[m] = buy
+                spent += material.price * buy
+        added += len(locations - self.places)
         if spent > self.budget or self.cost + added > self.energy:
             return None
-        cost = spent / COINS_PER_ENERGY + sum(mats[m].energy * (n - to_buy.get(m, 0)) for m, n in short.items()) / expect
-        return cost, new, to_buy, spent, added
+        return spent / COINS_PER_ENERGY + harvested / expect, new, to_buy, spent, added
 
     def add(self, construct: str) -> bool:
         option = self.option(construct)
@@ -99,7 +112,7 @@ class _Plan:
         self.cost += added
         for m, n in [(m, self.expect) for m in new] + list(to_buy.items()):
             self.have[m] = self.have.get(m, 0) + n
-        for m, q in self.needs[construct].items():
+        for m, q in self.needs[construct]:
             self.have[m] -= q
         self.buys.update(to_buy)
         self.budget -= spent

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from ...festival.event import Placement, place_by
@@ -35,14 +35,14 @@ def energy(alchemy: Alchemy, machines: Sequence[str]) -> int:
     return alchemy.energy + sum(m.amount for m in _owned(alchemy, machines, Effect.ENERGY))
 
 
-def recipe(alchemy: Alchemy, construct: str, machines: Sequence[str]) -> dict[str, int]:
-    """What `construct` needs from a participant owning `machines`: thrift machines lower a
-    material's quantity, never below 0 (a material it needs none of is left out)."""
+def recipes(alchemy: Alchemy, constructs: Iterable[str], machines: Sequence[str]) -> dict[str, dict[str, int]]:
+    """What each of `constructs` needs from a participant owning `machines`: thrift machines lower
+    a material's quantity, never below 0 (a material it needs none of is left out)."""
     thrift = Counter()
     for m in _owned(alchemy, machines, Effect.THRIFT):
         thrift[m.source] += m.amount
-    return {material: q - thrift[material] for material, q in alchemy.recipes[construct].needs
-            if q > thrift[material]}
+    return {c: {material: q - thrift[material] for material, q in alchemy.recipes[c].needs if q > thrift[material]}
+            for c in constructs}
 
 
 # ---- (1) harvest ---------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def resolve_round(alchemy: Alchemy, number: int, start: Mapping[str, Holdings], 
                 held[m.material] -= m.material_quantity
             machines += (machine,)
         held, machined = apply_machines(alchemy, held, machines, yields[p])
-        needs = {c: recipe(alchemy, c, machines) for c in set(turn.engineer)}
+        needs = recipes(alchemy, set(turn.engineer), machines)
         made, failed, held = engineer(held, turn.engineer, needs)
         steps[p] = (bought, coins, machine, machines, machined, made, failed, held)
     sales = sell(alchemy, {p: step[5] for p, step in steps.items()})

@@ -154,6 +154,9 @@ def strike_round(state: ContinuumState, bolts: Mapping[str, Sequence[Bolt]], rou
     fired = tuple((p, round_number, b) for p in state.participants for b in bolts.get(p, ()))
     # a tile still unbroken was unbroken when every earlier bolt hit it, so they all accumulated
     earlier = tuple(b for b in state.bolts if b[1] < round_number)
+    at: dict[str, list[tuple[str, int, Bolt]]] = {}  # each cell's bolts, in order: looked up once a board
+    for b in earlier + fired:
+        at.setdefault(b[2].cell, []).append(b)
     tile_breaks, ward_breaks = list(state.tile_breaks), list(state.ward_breaks)
     for owner in state.participants:
         board = state.boards.get(owner)
@@ -163,7 +166,7 @@ def strike_round(state: ContinuumState, bolts: Mapping[str, Sequence[Bolt]], rou
         hit = {b.cell for firer, _, b in fired if firer != owner and b.cell not in down}
         for cell in (c for c in CELLS if c in hit):
             ward = ward_at(board, cell)
-            broke = ward and tile_break(ward.element, strikes_on(earlier + fired, owner, cell))
+            broke = ward and tile_break(ward.element, strikes_on(at[cell], owner, cell))
             if broke:
                 tile_breaks.append(TileBreak(owner, cell, round_number, *broke))
         gone = broken_wards(state, owner)

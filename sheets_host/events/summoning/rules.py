@@ -90,8 +90,9 @@ def shop(state: SummoningState, player: str, orders: Sequence[Order], round_numb
     left; then, while one side is above twice the other, the last kept order of the larger side
     is dropped and the orders walked again (an upgrade of a unit bought by a dropped order goes too)."""
     dropped: dict[int, str] = {}
+    sale = set(on_sale(state, round_number))
     while True:
-        walk = _walk(state, player, orders, round_number, dropped)
+        walk = _walk(state, player, orders, round_number, sale, dropped)
         if within_spending_rule(walk.spent[TOWERS], walk.spent[FAMILIARS]):
             return replace(walk, refused={**walk.refused, **dropped})
         larger = TOWERS if walk.spent[TOWERS] > walk.spent[FAMILIARS] else FAMILIARS
@@ -105,31 +106,32 @@ def _kind(order: Order) -> str:
     return order[1] if order[0] == "buy" else order[1].rsplit(" ", 1)[0]
 
 
-def _walk(state: SummoningState, player: str, orders: Sequence[Order], round_number: int,
+def _walk(state: SummoningState, player: str, orders: Sequence[Order], round_number: int, sale: set[str],
           dropped: Mapping[int, str]) -> Shopping:
     catalogue, h = state.catalogue, state.holdings[player]
     coins, units = purse(h), {TOWERS: list(h.towers), FAMILIARS: list(h.familiars)}
-    sale = set(on_sale(state, round_number))
     kept, refused, spent = [], {}, {TOWERS: 0, FAMILIARS: 0}
     for i, (what, name) in enumerate(orders):
         if i in dropped:
             continue
         if what == "buy":
-            mine = units[side(catalogue, name)]
-            price = catalogue.towers[name].cost if name in catalogue.towers else catalogue.familiars[name].cost
+            tower = catalogue.towers.get(name)
+            mine = units[FAMILIARS if tower is None else TOWERS]
+            price = catalogue.familiars[name].cost if tower is None else tower.cost
             if name not in sale:
                 refused[i] = f"{name} is not on sale in round {round_number}"
                 continue
-            if name in catalogue.familiars and len(mine) >= SLOTS:
+            if tower is None and len(mine) >= SLOTS:
                 refused[i] = f"{SLOTS} Familiars at most: every Familiar is sent, one a slot"
                 continue
-            change = next_unit(mine, name)
+            at, change = len(mine), next_unit(mine, name)
         else:
             mine = units[side(catalogue, _kind((what, name)))]
-            unit = next((u for u in mine if u.name == name), None)
-            if unit is None:
+            at = next((k for k, u in enumerate(mine) if u.name == name), None)
+            if at is None:
                 refused[i] = f"you have no {name}"
                 continue
+            unit = mine[at]
             problem = upgrade_problem(catalogue, unit, round_number)
             if problem:
                 refused[i] = problem
@@ -140,7 +142,7 @@ def _walk(state: SummoningState, player: str, orders: Sequence[Order], round_num
             continue
         coins -= price
         spent[side(catalogue, change.kind)] += price
-        mine[:] = [change if u.name == change.name else u for u in mine] if what == "upgrade" else [*mine, change]
+        mine[at:at + 1] = [change]  # a purchase goes at the end, an upgrade in its unit's place
         kept.append(i)
     return Shopping(tuple(kept), refused, spent, tuple(units[TOWERS]), tuple(units[FAMILIARS]))
 
@@ -323,7 +325,7 @@ def play_round(state: SummoningState, turns: Mapping[str, Turn]) -> SummoningSta
     """The round with every participant's turn as played (legal, defaults applied): shopping, then
     every invasion in seating order of the invaders, each a separate battle."""
     number = state.round
-    holdings, stood = {}, {}
+    holdings, towers = {}, {}
     for p in state.participants:
         t, h = turns[p], state.holdings[p]
         orders = [("buy", k) for k in t.buys] + [("upgrade", u) for u in t.upgrades]
@@ -332,16 +334,23 @@ def play_round(state: SummoningState, turns: Mapping[str, Turn]) -> SummoningSta
                               familiars=bought.familiars, built=h.built + len(t.stands),
                               spent_on_towers=h.spent_on_towers + bought.spent[TOWERS],
                               spent_on_familiars=h.spent_on_familiars + bought.spent[FAMILIARS])
-        levels = {u.name: u for u in bought.towers}
-        stood[p] = Defence(state.catalogue.maps[t.map], [
-            PlacedTower(s.tower, state.catalogue.towers[levels[s.tower].kind], levels[s.tower].level, s.cell, s.facing)
-            for s in t.stands])
+        towers[p] = {u.name: u for u in bought.towers}
+    stood: dict[str, Defence] = {}  # prepared for a defender when first invaded, then shared
+
+    def defence(p: str) -> Defence:
+        if p not in stood:
+            levels = towers[p]
+            stood[p] = Defence(state.catalogue.maps[turns[p].map], [
+                PlacedTower(s.tower, state.catalogue.towers[levels[s.tower].kind], levels[s.tower].level, s.cell,
+                            s.facing) for s in turns[p].stands])
+        return stood[p]
+
     invasions = []
     stolen = {p: 0 for p in state.participants}
     kills = {p: 0 for p in state.participants}
     for p in state.participants:
         t = turns[p]
-        fates = battle(stood[t.target], sent(state, t, holdings[p].familiars))
+        fates = battle(defence(t.target), sent(state, t, holdings[p].familiars))
         invasions.append(Invasion(number, p, t.target, turns[t.target].map, fates))
         got = sum(f.reached for f in fates)
         stolen[p] += got
