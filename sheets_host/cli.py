@@ -211,6 +211,39 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
         typer.echo(report.standings.to_string(index=False))
 
 
+@app.command(short_help="Post the last resolved round to a Discord channel.")
+@_friendly
+def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+         webhook: Optional[str] = typer.Option(None, "--webhook", metavar="URL", help="The channel's webhook address "
+                                               "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file)."),
+         dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; post nothing."),
+         as_json: bool = typer.Option(False, "--json", help="With --dry-run: the messages as a JSON list."),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Post the last resolved round's announcement and pictures through a Discord webhook.
+
+    Posting again (or after resolve --redo) edits the messages already posted instead of posting
+    twice: their ids are kept in the host book's posts tab.
+
+    Example: sheets-host post games/wgm --dry-run
+    """
+    from . import post as posting
+
+    source = _backend(where, backend, credentials, auth)
+    url = None if dry_run else posting.webhook_url(webhook, [Path(where)] if Path(where).is_dir() else [])
+    report = posting.post(source, url, dry_run=dry_run)
+    if dry_run and as_json:
+        typer.echo(json.dumps([m.as_dict() for m in report.messages], indent=2, ensure_ascii=False))
+        return
+    if dry_run:
+        for k, message in enumerate(report.messages, 1):
+            files = f" (pictures: {', '.join(f.name for f in message.files)})" if message.files else ""
+            typer.echo(f"--- message {k} of {len(report.messages)}, {len(message.content)} characters{files}")
+            typer.echo(message.content)
+        return
+    done = ", ".join(f"{n} {what}" for what, n in report.done.items() if n) or "nothing to do"
+    typer.echo(f"{report.name} posted to {posting.shown(url)}: {done}.")
+
+
 @app.command(short_help="Undo the last resolve; its submissions go back.")
 @_friendly
 def undo(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
