@@ -24,6 +24,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -33,12 +34,17 @@ Point = tuple[float, float]
 Box = tuple[float, float, float, float]
 
 
+# DejaVu Sans, shipped with the package (its licence beside it): Pillow's own font has ASCII only,
+# and pictures show player names ("Zoë", "Søren", "Łukasz") and signs ("×", "→").
+FONT = Path(__file__).parent / "fonts" / "DejaVuSans.ttf"
+
+
 @functools.lru_cache(maxsize=None)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's default font at `size` pixels (its fixed bitmap font where Pillow cannot scale it)."""
+    """DejaVu Sans at `size` pixels (Pillow's fixed bitmap font where Pillow has no FreeType)."""
     try:
-        return ImageFont.load_default(size=size)
-    except (TypeError, ImportError, OSError):  # Pillow < 10.1 or no FreeType: fixed bitmap font
+        return ImageFont.truetype(str(FONT), size)
+    except (ImportError, OSError):  # Pillow built without FreeType
         return ImageFont.load_default()
 
 

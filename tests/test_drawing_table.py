@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from sheets_host import drawing
 from sheets_host.drawing import LINE, MARGIN, PAD_X, PAD_Y, table, tables
@@ -137,3 +137,19 @@ def test_tables_stacks_blocks_and_none_for_none():
     assert tables([block]) == table(*block)
     one, two = size(tables([block])), size(tables([block, ("Bids", ["Player", "Bid", "Note"], [["Bo", 3, "hi"]] * 3)]))
     assert two[1] > one[1] + size(table(*block))[1] and two[0] >= one[0]
+
+
+def test_the_shipped_font_draws_names_and_signs_beyond_ascii():
+    from sheets_host.drawing import FONT, font
+
+    assert FONT.is_file() and (FONT.parent / "LICENSE_DEJAVU").is_file()
+    face = font(30)
+
+    def ink(text: str) -> bytes:
+        image = Image.new("L", (40, 40))
+        ImageDraw.Draw(image).text((5, 0), text, font=face, fill=255)
+        return image.tobytes()
+
+    missing = ink("\ue000")  # a private-use character: the font's empty box
+    for text in ("ë", "ø", "Ł", "×", "→", "é"):
+        assert ink(text) != missing, text
