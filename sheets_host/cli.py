@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -42,6 +44,12 @@ def _friendly(fn):
     def run(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
+        except BrokenPipeError:  # the reader went away (`| head -1`): nothing more to print, no error
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush fails quietly
+            except (OSError, ValueError):  # io.UnsupportedOperation: not a real file (a test's runner)
+                pass
+            raise typer.Exit(0) from None
         except (SheetsHostError, OSError) as e:  # a file a host can fix (permissions, a full disk)
             typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None

@@ -1,5 +1,6 @@
 """The command line as a host uses it: errors are one clear line, never a traceback."""
 
+import pytest
 from typer.testing import CliRunner
 
 from sheets_host.cli import app
@@ -101,3 +102,18 @@ def test_the_host_is_told_of_days_in_a_game_of_days(tmp_path):
     result = runner.invoke(app, ["status", where])
     assert "Magician's Market: day 1, deadline" in result.output
     assert "round" not in result.output
+
+
+def test_a_closed_pipe_ends_quietly(capsys):
+    """`sheets-host simulate GAME | head -1` once printed "error: [Errno 32] Broken pipe"."""
+    import typer
+
+    from sheets_host.cli import _friendly
+
+    @_friendly
+    def printing():
+        raise BrokenPipeError(32, "Broken pipe")
+
+    with pytest.raises(typer.Exit) as ended:
+        printing()
+    assert ended.value.exit_code == 0 and "error" not in capsys.readouterr().err
