@@ -172,7 +172,11 @@ def messages(markdown: str, pictures: Sequence[Attachment], names: Sequence[str]
     """The Discord messages of one announcement: numbered "(1/3)" when several, the pictures on
     the last ones (at most FILES a message). `table_picture(tables)` draws the wide tables (PNG);
     without it they are left out (the doctest's case: none is wide)."""
-    lines, pictured = tables_out(markdown)
+    return _messages(*tables_out(markdown), pictures, names, table_picture)
+
+
+def _messages(lines: list[str], pictured: Sequence[Table], pictures: Sequence[Attachment], names: Sequence[str],
+              table_picture: Callable[[Sequence[Table]], bytes] | None) -> list[Message]:
     files = list(pictures)
     if pictured and table_picture is not None:
         files.append(Attachment("tables.png", table_picture(pictured)))
@@ -197,10 +201,10 @@ def round_messages(game: Any, before: Any, after: Any, number: int) -> list[Mess
     the standings when the game is over or the round has no other picture."""
     from . import drawing  # Pillow only when posting
 
-    text = game.announcement(before, after)
+    lines, pictured = tables_out(game.announcement(before, after))
     files = [Attachment(f"round-{number:02d}.png", png)] if (png := game.picture(after)) else []
     over = game.is_over(after)
-    if over or not (files or tables_out(text)[1]):
+    if over or not (files or pictured):
         standings = game.standings(after)
         rows = [["" if v is None else str(v) for v in row] for row in standings.itertuples(index=False)]
         files.append(Attachment("standings.png", drawing.table(
@@ -209,4 +213,4 @@ def round_messages(game: Any, before: Any, after: Any, number: int) -> list[Mess
     def draw(tables: Sequence[Table]) -> bytes:
         return drawing.tables([(t.title, t.header, t.rows) for t in tables])
 
-    return messages(text, files, game.players(after), draw)
+    return _messages(lines, pictured, files, game.players(after), draw)
