@@ -252,6 +252,36 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     typer.echo(f"{report.name} posted to {posting.shown(url)}: {done}.")
 
 
+@app.command(short_help="Check, remind, lock, resolve and post on the deadlines, until the game is over.")
+@_friendly
+def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+          webhook: Optional[str] = typer.Option(None, "--webhook", metavar="URL", help="The channel's webhook address "
+                                                "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file)."),
+          no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (no reminders either)."),
+          once: bool = typer.Option(False, "--once", help="Do what is due now and exit (run it from cron)."),
+          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Run the game on its deadlines: check submissions every few minutes (players see their
+    status in their own book), post reminders before each deadline, lock and resolve at the
+    deadline, post the results, and go on with the next round, until the game is over.
+
+    Everything it needs is in the host book, so stopping it (Ctrl-C) and starting it again, on any
+    machine, never resolves or posts twice. The config's reminder hours and check minutes set it.
+
+    Example: sheets-host watch games/wgm
+    """
+    from . import post as posting
+    from .watch import Watch
+
+    source = _backend(where, backend, credentials, auth)
+    url = None if no_post else posting.webhook_url(webhook, [Path(where)] if Path(where).is_dir() else [])
+    if url:
+        typer.echo(f"posting to {posting.shown(url)}")
+    try:
+        Watch(source, url, say=lambda line: typer.echo(line)).run(once=once)
+    except KeyboardInterrupt:
+        typer.echo("watch stopped: start it again to go on (the host book says what is done)")
+
+
 @app.command(short_help="Undo the last resolve; its submissions go back.")
 @_friendly
 def undo(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),

@@ -43,12 +43,12 @@ def delivered(data: pd.DataFrame | None) -> int:
         return -1
 
 
-def _relative(moment: datetime, now: datetime) -> str:
+def from_now(moment: datetime, now: datetime) -> str:
     """How far `moment` is from `now`, in the two largest units.
 
     >>> from datetime import timedelta, timezone
     >>> now = datetime(2026, 11, 23, 12, tzinfo=timezone.utc)
-    >>> _relative(now + timedelta(days=2, hours=7, minutes=5), now), _relative(now - timedelta(minutes=90), now)
+    >>> from_now(now + timedelta(days=2, hours=7, minutes=5), now), from_now(now - timedelta(minutes=90), now)
     ('in 2 days 7 hours', '1 hour 30 minutes ago')
     """
     seconds = abs(int((moment - now).total_seconds()))
@@ -64,7 +64,7 @@ def _relative(moment: datetime, now: datetime) -> str:
 def _deadline(record: Mapping[str, Any] | None, now: datetime) -> str:
     """The deadline in UTC and how far away it is (as of this update)."""
     when = parse_time((record or {}).get("deadline"), "rounds:deadline")
-    return f"{stamp(when)} ({_relative(when, now)})" if when else "none set"
+    return f"{stamp(when)} ({from_now(when, now)})" if when else "none set"
 
 
 def status_frame(session: Session, player: str | None, lines: Sequence[tuple] = ()) -> pd.DataFrame:

@@ -54,6 +54,7 @@ from .games import get_game
 from .host import (
     archive_header,
     BOOKS_HEADER,
+    ENGINE_DEFAULTS,
     ENGINE_SETTINGS,
     SNAPSHOTS,
     Clock,
@@ -131,7 +132,7 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
                 else f"{game.min_players} to {game.max_players}")
         raise SheetsHostError(f"{game.title} takes {span} players; got {len(players)}: {', '.join(players)}")
     data_frames, defaults = template(game)
-    config_values = {"game": game.name, "seed": seed, "first deadline": "", "round hours": "", **defaults}
+    config_values = {"game": game.name, "seed": seed, **ENGINE_DEFAULTS, **defaults}
     known = {c.name.casefold(): c.name for c in ENGINE_SETTINGS + game.settings}
     for key, value in (settings or {}).items():
         if key.casefold() not in known:
@@ -249,6 +250,13 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
                        session.game.host_todo(session.state))
 
 
+def catch_up(backend: Backend, clock: Clock = now_utc) -> ResolveReport | None:
+    """Finish a delivery a crash interrupted, as every command does first; None when every book
+    already shows the host's last commit."""
+    with backend.hold("catch up"):
+        return caught_up(backend, clock)[3]
+
+
 class RoundDone(NamedTuple):
     """The round lock or undo acted on, and its name as the game says it ("day 2")."""
 
@@ -259,11 +267,21 @@ class RoundDone(NamedTuple):
         return self.name
 
 
-def lock(backend: Backend, clock: Clock = now_utc) -> RoundDone:
+def _expected(session: Session, expect: int | None) -> None:
+    """Refuse when the open round is not the one the caller (`watch`) decided to act on: another
+    command acted first, and acting again would act on the next round."""
+    record = session.open_round
+    if expect is not None and (record is None or record["round"] != expect):
+        raise RoundError(f"{session.game.round_name(expect)} is no longer open: another command resolved it")
+
+
+def lock(backend: Backend, clock: Clock = now_utc, expect: int | None = None) -> RoundDone:
     """Freeze submissions now: a copy of every submit tab goes into the host book (it is what the
-    round resolves with) and the tabs are protected so only the host can edit them."""
+    round resolves with) and the tabs are protected so only the host can edit them. With `expect`,
+    only if that round is the open one."""
     with backend.hold("lock"):
         session, books, read, _ = caught_up(backend, clock)
+        _expected(session, expect)
         record = session.open_round
         if record is None:
             raise RoundError("the game is over: there is nothing to lock")
@@ -289,12 +307,14 @@ def lock(backend: Backend, clock: Clock = now_utc) -> RoundDone:
 
 
 def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_empty: bool = False,
-            clock: Clock = now_utc) -> ResolveReport:
-    """Resolve the open round (or, with redo, the last resolved one again from its snapshot)."""
+            clock: Clock = now_utc, expect: int | None = None) -> ResolveReport:
+    """Resolve the open round (or, with redo, the last resolved one again from its snapshot); with
+    `expect`, only if that round is the open one."""
     with backend.hold("resolve --redo" if redo else "resolve"):
         session, books, read, delivery = caught_up(backend, clock)
         if delivery is not None:  # the command a crash interrupted is finished; the next round waits
             return delivery
+        _expected(session, expect)
         return (_redo if redo else _resolve_open)(session, books, read, early=early, allow_empty=allow_empty)
 
 

@@ -190,6 +190,16 @@ class Game(ABC, Generic[State, Submission]):
         have greedy bots as well)."""
         return {"random": self.bot}
 
+    def stamped_column(self, state: State) -> str | None:
+        """The submit column in which a row's time goes, which `watch` fills with the moment it
+        first sees a row left without one (a game with time controls); None: the game has none."""
+        return None
+
+    def settled(self, state: State, player: str, rows: Sequence[SubmitRow], window: Window) -> datetime | None:
+        """From when nothing `player` may still type changes what counts for them, under the
+        game's time controls (`window.frozen`: now); None: the round's deadline decides."""
+        return None
+
     def host_todo(self, state: State) -> list[str]:
         """What the host still has to type before the round to be resolved next can be resolved
         (a festival's rankings of events hosted by hand); `check` prints it."""

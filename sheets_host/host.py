@@ -43,7 +43,13 @@ ENGINE_SETTINGS = (
     Column("seed", "int", doc="every random choice derives from it"),
     Column("first deadline", optional=True, doc="UTC, e.g. 2026-11-23 18:00; blank for none"),
     Column("round hours", "float", lo=0, optional=True, doc="time between deadlines; blank for none"),
+    Column("reminder hours", optional=True,
+           doc="`watch` posts a reminder this many hours before each deadline, e.g. 24, 1; blank for none"),
+    Column("check minutes", "float", lo=0.5, optional=True,
+           doc="how often `watch` checks submissions (each player's status tab); blank: 5"),
 )
+# What `new` writes for the engine's settings the host leaves out.
+ENGINE_DEFAULTS = {"first deadline": "", "round hours": "", "reminder hours": "24, 1", "check minutes": 5}
 PLAYERS = TabSchema("players", (Column("player"), Column("email", optional=True), Column("book", optional=True)))
 ROUND_STATUS = ("open", "locked", "resolved")
 ROUNDS = TabSchema("rounds", (
@@ -272,9 +278,29 @@ def read_config(data: pd.DataFrame, game: Game | None = None) -> dict[str, Any]:
             parse_time(config["first deadline"], "config:first deadline", raw.get(cells.fold("first deadline"), (0, None))[1])
         except SchemaErrors as e:
             errors.extend(e.errors)
+        try:
+            config["reminder hours"] = reminder_hours(config["reminder hours"])
+        except ValueError:
+            errors.append(SchemaError("config", raw.get(cells.fold("reminder hours"), (0, None))[1], "reminder hours",
+                                      config["reminder hours"], "hours before a deadline, e.g. 24, 1 (blank for none)"))
     if errors:
         raise SchemaErrors(errors)
     return config
+
+
+def reminder_hours(raw: object) -> tuple[float, ...]:
+    """The hours before a deadline at which `watch` reminds the players, longest first; raises
+    ValueError.
+
+    >>> reminder_hours("1, 24"), reminder_hours(None), reminder_hours(2)
+    ((24.0, 1.0), (), (2.0,))
+    """
+    if cells.is_blank(raw):
+        return ()
+    hours = {float(part) for part in cells.text(raw).replace(";", ",").split(",") if part.strip()}
+    if not all(0 < h < 24 * 366 for h in hours):  # also nan
+        raise ValueError(raw)
+    return tuple(sorted(hours, reverse=True))
 
 
 def read_players(data: pd.DataFrame) -> tuple[list[str], dict[str, str]]:

@@ -150,7 +150,7 @@ def test_a_host_edit_that_breaks_a_tab_stops_resolve_before_anything_is_written(
     config.loc[config["key"] == "collapse over", "value"] = "lots"
     host.write({"config": config})
     before = {r: b for r, b in all_books(folder_backend).items()}
-    with pytest.raises(SchemaErrors, match="tab 'config', row 8, column 'collapse over': 'lots' is not a whole number >= 1"):
+    with pytest.raises(SchemaErrors, match="tab 'config', row 10, column 'collapse over': 'lots' is not a whole number >= 1"):
         engine.resolve(folder_backend, early=True, clock=fixed_clock)
     after = all_books(folder_backend)
     assert all(before[r][t].equals(after[r][t]) for r in before for t in before[r])

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
@@ -179,7 +179,7 @@ SUMMONINGS_TAB = TabSchema("summonings", (
     *(Column(f"slot {k}", optional=True) for k in range(1, SLOTS + 1)),
     Column("lights after", "int", hi=LANTERN)), "The cards each player played in each summoning.")
 SUBMIT_TAB = TabSchema("submit", (
-    Column(STAMP, doc="when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank: when the host reads the tab"),
+    Column(STAMP, doc="when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank: when the host's tool first sees the row"),
     *(Column(c, doc=f"Auction only: the lights you bid on card {k} of the open Auction (0 to {LANTERN}; blank is 0)")
       for k, c in enumerate(Phase.AUCTION.columns, 1)),
     Column("upgrade", doc="Summoning part 1 only: no, yes, or the spirits to make, e.g. EARTH II, "
@@ -218,8 +218,8 @@ class SpiritChain(Game[Duel, Move]):
             return [f"{now}: nothing to submit, {why}."]
         timed = state.rules.clocks[phase].window is not None
         lines = [f"{now}: one row is one submission, complete in itself (like one message).",
-                 f"'{STAMP}': when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank means when the host "
-                 "reads the tab.",
+                 f"'{STAMP}': when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank means when the host's "
+                 "tool first sees the row.",
                  *((f"Window: {self._timing(state)}.",
                     "The latest valid row within the window counts, else the earliest valid one in reserve time.")
                    if timed else ("Time controls are off: your last valid row counts.",))]
@@ -465,6 +465,19 @@ class SpiritChain(Game[Duel, Move]):
             return Parsed(None, tuple(problems), "nothing")
         move = replace(moves[choice.index], reserve_used=choice.periods)
         return Parsed(move, tuple(problems), f"row {numbers[choice.index]}, {choice.when}: {describe(state, move)}")
+
+    def stamped_column(self, state: Duel) -> str | None:
+        return STAMP if state.rules.clocks[state.phase].window is not None else None
+
+    def settled(self, state: Duel, player: str, rows: Sequence[SubmitRow], window: Window) -> datetime | None:
+        seat, clock = state.seat(player), state.rules.clocks[state.phase]
+        if clock.window is None or window.opened is None or window.frozen is None:
+            return None
+        if not self.must_answer(state, seat):
+            return window.opened
+        moves = (self._read_row(state, seat, row, window, True, []) for row in rows)
+        times = [stamp or window.frozen for stamp, move in moves if move is not None]
+        return clock.settled(times, window.opened, state.reserve[seat])
 
     def _read_row(self, state: Duel, seat: int, row: SubmitRow, window: Window, timed: bool,
                   problems: list[Problem]):

@@ -80,6 +80,25 @@ class TimeControls:
             why = "nothing valid yet, and the window was still open"
         return Choice(None, spent, why)
 
+    def settled(self, times: Sequence[datetime], opened: datetime, reserve: int) -> datetime | None:
+        """From when nothing a player may still type changes what counts for them, given the
+        times of their valid submissions so far (None: time controls are off, nothing settles
+        before the round's deadline). `watch` resolves a part once both players' have come.
+
+        >>> opened = datetime(2026, 11, 23, 18, 0, tzinfo=timezone.utc)
+        >>> clock = TimeControls(timedelta(seconds=75), timedelta(seconds=30))
+        >>> [f"{t:%H:%M:%S}" for t in (clock.settled([opened + timedelta(seconds=9)], opened, 10),
+        ...  clock.settled([opened + timedelta(seconds=100)], opened, 10), clock.settled([], opened, 2))]
+        ['18:01:15', '18:01:40', '18:02:15']
+        """
+        if self.window is None:
+            return None
+        deadline = opened + self.window
+        if any(t <= deadline for t in times):  # a later row in the window could still replace it
+            return deadline
+        late = [t for t in times if deadline < t <= deadline + reserve * self.period]
+        return min(late) if late else deadline + reserve * self.period
+
     def periods(self, overtime: timedelta) -> int:
         """Whole reserve periods begun by `overtime`.
 
