@@ -36,6 +36,8 @@ class Auth(str, Enum):
 
 BACKEND = typer.Option(None, "--backend", help="xlsx (a folder; the default) or gsheets (a host spreadsheet id or URL).")
 CREDENTIALS = typer.Option(None, "--credentials", help="Google: a service-account key file or an OAuth client file.")
+WEBHOOK = typer.Option(None, "--webhook", metavar="URL", help="The Discord channel's webhook address "
+                       "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file).")
 AUTH = typer.Option(Auth.service, "--auth", help="Google: 'service' (service account) or 'oauth' (log in as yourself).")
 
 
@@ -222,8 +224,7 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
 @app.command(short_help="Post the last resolved round to a Discord channel.")
 @_friendly
 def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
-         webhook: Optional[str] = typer.Option(None, "--webhook", metavar="URL", help="The channel's webhook address "
-                                               "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file)."),
+         webhook: Optional[str] = WEBHOOK,
          dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; post nothing."),
          as_json: bool = typer.Option(False, "--json", help="With --dry-run: the messages as a JSON list."),
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
@@ -255,8 +256,7 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
 @app.command(short_help="Check, remind, lock, resolve and post on the deadlines, until the game is over.")
 @_friendly
 def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
-          webhook: Optional[str] = typer.Option(None, "--webhook", metavar="URL", help="The channel's webhook address "
-                                                "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file)."),
+          webhook: Optional[str] = WEBHOOK,
           no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (no reminders either)."),
           once: bool = typer.Option(False, "--once", help="Do what is due now and exit (run it from cron)."),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):

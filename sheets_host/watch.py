@@ -158,7 +158,8 @@ class Watch:
         now = self.clock()
         deadline = parse_time(record.get("deadline"), "rounds:deadline")
         due = deadline
-        if game.stamped_column(session.state) is not None:
+        timed = game.stamped_column(session.state) is not None
+        if timed:
             if record["status"] == "locked":  # the host locked it: nothing more can come
                 due = now
             else:
@@ -167,7 +168,7 @@ class Watch:
                     due = min(deadline, settled) if deadline else settled
         if due is not None and now >= due:
             return self._close(session, number, name, record["status"] == "locked")
-        wake = [self.clock() + plan_.poll_every] if game.stamped_column(session.state) is not None else []
+        wake = [self.clock() + plan_.poll_every] if timed else []
         if deadline is not None:
             wake += [deadline, *self._remind(session, record, deadline, done)]
         elif self.last_check is None:
