@@ -64,7 +64,7 @@ class Outcome(Generic[State]):
     """
 
     game: "Game"
-    state: Any
+    state: State
     log: list[str] = field(default_factory=list)
 
     @cached_property
