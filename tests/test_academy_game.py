@@ -24,7 +24,7 @@ from sheets_host.errors import RoundError, SchemaErrors, SheetsHostError
 from sheets_host.festival import rules
 from sheets_host.festival.endgame import listed
 from sheets_host.festival.event import Placement
-from sheets_host.festival.state import Move
+from sheets_host.festival.state import FestivalSubmission
 from sheets_host.game import rng_for
 from sheets_host.games import get_game
 from sheets_host.play import bots_submit
@@ -650,7 +650,7 @@ def rankings_awaiting_a_choice(state, seed: int):
         return tuple(Placement(p, i, None) for i, p in enumerate(members, 1))
 
     typed = replace(state, rankings={e: ranking(state.assignment[e]) for e in ("continuum", "summoning")})
-    after = GAME.resolve(typed, {p: Move() for p in PLAYERS}, rng_for(seed, state.round, "resolve")).state
+    after = GAME.resolve(typed, {p: FestivalSubmission() for p in PLAYERS}, rng_for(seed, state.round, "resolve")).state
     rng = random.Random(0)
     for _ in range(5000):
         orders = {e: rng.sample(state.assignment[e], len(state.assignment[e])) for e in ("continuum", "summoning")}

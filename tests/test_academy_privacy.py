@@ -35,7 +35,7 @@ from sheets_host.events.alchemy.state import GOLD
 from sheets_host.events.alchemy.views import gems_text, stock_text
 from sheets_host.festival import bots as festival_bots
 from sheets_host.festival.pregame import Preference
-from sheets_host.festival.state import Move
+from sheets_host.festival.state import FestivalSubmission
 from sheets_host.game import rng_for
 from sheets_host.games import get_game
 from sheets_host.layout import lay_out_tab
@@ -60,12 +60,12 @@ def spent(i: int) -> int:
     return 0 if i == SILENT else 1007 + 10 * i
 
 
-def pregame_move(state, player: str, move: Move, crowd: bool) -> Move:
+def pregame_move(state, player: str, move: FestivalSubmission, crowd: bool) -> FestivalSubmission:
     """The bot's list with the player's distinctive spending (and Alchemy first if `crowd`), or
     nothing for the silent player."""
     i = list(GAME.players(state)).index(player)
     if i == SILENT:
-        return Move()
+        return FestivalSubmission()
     u = move.preference
     if crowd and u.first != "alchemy":
         u = replace(u, first="alchemy", second=u.first)

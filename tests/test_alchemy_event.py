@@ -9,7 +9,7 @@ import pytest
 
 from sheets_host.errors import SchemaErrors
 from sheets_host.events.alchemy import EVENT, tabs
-from sheets_host.events.alchemy.state import AlchemyState, Submission
+from sheets_host.events.alchemy.state import AlchemyState, AlchemySubmission
 
 DATA = tabs.sample_data()
 
@@ -74,8 +74,8 @@ def test_a_private_view_holds_only_its_readers_values():
         assert len(frames["my alchemy rounds"]) == 6
     # another participant's purchases and machine change nothing in Ada's view (their harvest may: yields)
     state = EVENT.setup(players, {}, DATA, random.Random(0))
-    quiet = {"Ada": Submission(("quartz",))}
-    busy = dict(quiet, Bo=Submission(buy=(("gold", 5),), machine="ley line tap"))
+    quiet = {"Ada": AlchemySubmission(("quartz",))}
+    busy = dict(quiet, Bo=AlchemySubmission(buy=(("gold", 5),), machine="ley line tap"))
     views = [EVENT.private_view(EVENT.resolve(state, subs, 1, random.Random(1))[0], "Ada") for subs in (quiet, busy)]
     assert all(views[0][k].equals(views[1][k]) for k in views[0])
 
@@ -161,5 +161,5 @@ def test_the_sample_plays_well_no_construct_dominates_and_machines_are_bought():
 def test_a_state_is_a_value():
     state = EVENT.setup(["Ada"], {}, DATA, random.Random(0))
     assert isinstance(state, AlchemyState) and EVENT.players(state) == ["Ada"]
-    assert EVENT.default(state, "Ada") == Submission()
+    assert EVENT.default(state, "Ada") == AlchemySubmission()
     assert isinstance(EVENT.private_view(state, "Ada")["my alchemy rounds"], pd.DataFrame)

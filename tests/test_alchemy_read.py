@@ -6,7 +6,8 @@ import pytest
 
 from sheets_host.cells import SubmitRow
 from sheets_host.events.alchemy import bots, read, rules, tabs
-from sheets_host.events.alchemy.state import AlchemyState, Attempt, Holdings, Report, RoundResult, Submission, Turn
+from sheets_host.events.alchemy.state import (AlchemyState, AlchemySubmission, Attempt, Holdings, Report, RoundResult,
+                                              Turn)
 
 HEADER = ["action", "item", "quantity", "priority"]
 SAMPLE = tabs.alchemy({}, tabs.sample_data())
@@ -27,7 +28,7 @@ def test_a_tidy_submission_reads_whole_and_says_what_counts():
                           ("machine", "Deep Drill"), ("engineer", "healing draught", None, 1),
                           ("make", "hand mirror", "two"))
     assert problems == []
-    assert sub == Submission(("moonpetal", "sea salt"), (("quartz", 2),), "deep drill",
+    assert sub == AlchemySubmission(("moonpetal", "sea salt"), (("quartz", 2),), "deep drill",
                              (Attempt("healing draught", 1, 1), Attempt("hand mirror", 2)))
     kept = read.parse(STATE, "Ada", rows(("harvest", "moonpetal"), ("engineer", "tin bird"))).kept
     assert kept == "harvest moonpetal (2 of 17 energy); engineer in random order: tin bird"
@@ -36,7 +37,7 @@ def test_a_tidy_submission_reads_whole_and_says_what_counts():
 def test_typos_and_unknown_names_name_row_and_column_and_list_what_is_allowed():
     sub, problems = parse(("harvets", "moonpetal"), ("harvest", "moonpetl"), ("engineer", "dragon of doom"),
                           ("machine", "moonpetal"), ("harvest", "quartz"))
-    assert sub == Submission(("quartz",))
+    assert sub == AlchemySubmission(("quartz",))
     assert problems[0].startswith("Ada: row 2, column 'action' (A): 'harvets' is not an action (did you mean "
                                   "'harvest'?); allowed: harvest, buy, machine, engineer; row dropped")
     assert problems[1].startswith("Ada: row 3, column 'item' (B): 'moonpetl' is not a material (did you mean "
@@ -56,7 +57,7 @@ def test_typos_and_unknown_names_name_row_and_column_and_list_what_is_allowed():
 def test_odd_quantities_never_crash(typed, why):
     sub, problems = parse(("buy", "quartz", typed))
     if why is None:
-        assert sub == Submission(buy=(("quartz", 3),)) and problems == []
+        assert sub == AlchemySubmission(buy=(("quartz", 3),)) and problems == []
     else:
         assert sub is None and len(problems) == 1 and "row 2, column 'quantity' (C)" in problems[0] and why in problems[0]
 
@@ -73,7 +74,7 @@ def test_engineer_quantities_are_attempts_up_to_99_and_a_bad_priority_is_ignored
 def test_odd_unicode_in_names_is_read_or_refused_never_raised():
     sub, problems = parse(("ＨＡＲＶＥＳＴ", "ｍｏｏｎｐｅｔａｌ"), ("harvest", "sea\u00a0salt"), ("harvest", "🜍 sulfur"),
                           ("engineer", "tin\u200bbird"), ("\u202eharvest", "gold"))
-    assert sub == Submission(("moonpetal", "sea salt", "gold"), engineer=(Attempt("tin bird"),))
+    assert sub == AlchemySubmission(("moonpetal", "sea salt", "gold"), engineer=(Attempt("tin bird"),))
     assert problems == ["Ada: row 4, column 'item' (B): '🜍 sulfur' is not a material; allowed: moonpetal, "
                         "mandrake root, silverleaf, quartz, iron ore, gold, ember coal, salamander scale, phoenix ash, "
                         "sea salt, pearl, kraken ink, cloud wool, starlight dust; row dropped"]
@@ -119,7 +120,7 @@ def test_a_harvest_over_the_energy_harvests_nothing_and_names_the_rows_to_drop()
     assert sub.harvest == ("gold", "phoenix ash", "kraken ink", "sea salt") and problems == []  # 6 + 5 + (5 + 1 − 1) = 16
     sub, problems = parse(("harvest", "gold"), ("harvest", "phoenix ash"), ("harvest", "kraken ink"),
                           ("harvest", "starlight dust"), ("buy", "quartz"))
-    assert sub == Submission(buy=(("quartz", 1),))
+    assert sub == AlchemySubmission(buy=(("quartz", 1),))
     assert problems == ["Ada: column 'item' (B): your harvest (rows 2 (gold), 3 (phoenix ash), 4 (kraken ink), "
                         "5 (starlight dust)) costs 21 energy and you have 17: nothing is harvested; drop row "
                         "5 (starlight dust) to fit"]
@@ -131,7 +132,7 @@ def test_what_a_bot_types_reads_back_as_its_submission():
             sub = bot(STATE, "Ada", random.Random(seed))
             typed = [SubmitRow("Ada", i, HEADER, r) for i, r in enumerate(read.submit_rows(sub), 2)]
             parsed = read.parse(STATE, "Ada", typed)
-            assert parsed.submission == (sub if sub != Submission() else None), [str(p) for p in parsed.problems]
+            assert parsed.submission == (sub if sub != AlchemySubmission() else None), [str(p) for p in parsed.problems]
 
 
 def _after(holdings):

@@ -4,13 +4,14 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sheets_host.events.alchemy import bots, rules, tabs
 from sheets_host.events.alchemy.rules import (buy, engineer, engineering_order, fewest_to_drop, harvest_energy,
                                               harvest_yields, legal_harvest, resolve_round, sales_multiplier, sell)
-from sheets_host.events.alchemy.state import (Alchemy, AlchemyState, Attempt, Construct, Effect, Holdings, Location,
-                                              Machine, Material, Recipe, Report, RoundResult, Submission, Turn)
+from sheets_host.events.alchemy.state import (Alchemy, AlchemyState, AlchemySubmission, Attempt, Construct, Effect,
+                                              Holdings, Location, Machine, Material, Recipe, Report, RoundResult, Turn)
 
 
 def _machine(name, coins, effect, source, amount, target=None, material=None, quantity=1):
@@ -133,7 +134,7 @@ def test_an_energy_machine_counts_from_the_next_round():
 def test_engineering_with_shared_materials_follows_the_priorities():
     held = Holdings(0, materials={"herb": 2})
     first = [Attempt("potion", 1, 2), Attempt("charm", 1, 1)]
-    report = play(rules.plan(Submission(engineer=tuple(first)), random.Random(0)), held)
+    report = play(rules.plan(AlchemySubmission(engineer=tuple(first)), random.Random(0)), held)
     assert report.made == ("charm",) and report.failed == ("potion",) and report.after.materials == {"herb": 1}
     assert engineering_order([Attempt("elixir", 2), Attempt("potion", 1, 3), Attempt("charm", 1, 3)],
                              random.Random(0)) == ("potion", "charm", "elixir", "elixir")

@@ -23,9 +23,9 @@ from sheets_host.delivery import submit_frames
 from sheets_host.errors import SchemaErrors
 from sheets_host.events.continuum import EVENT, read, rules, tabs, views
 from sheets_host.events.continuum.board import NEUTRAL_LABEL, grid_labels, random_board
-from sheets_host.events.continuum.read import BOARD, BOLTS, WARDS, Submission
+from sheets_host.events.continuum.read import BOARD, BOLTS, WARDS
 from sheets_host.events.continuum.state import (CELLS, ELEMENTS, FILES, RANKS, Board, Bolt, ContinuumState,
-                                                Element, Ward)
+                                                ContinuumSubmission, Element, Ward)
 from sheets_host.festival.rules import generators
 from sheets_host.game import rng_for
 from sheets_host.games import get_game
@@ -83,7 +83,7 @@ def set_up(players=("Ada", "Bo", "Cy", "Di")) -> ContinuumState:
 
 def boards_set(players=("Ada", "Bo", "Cy", "Di"), seed: int = 1) -> ContinuumState:
     state = set_up(players)
-    return EVENT.resolve(state, {p: Submission() for p in players}, 1, random.Random(seed))[0]
+    return EVENT.resolve(state, {p: ContinuumSubmission() for p in players}, 1, random.Random(seed))[0]
 
 
 # ---- 1. reading: the board -------------------------------------------------------------------------------
@@ -97,7 +97,7 @@ def test_a_board_typed_with_stray_spaces_and_odd_case_is_read_as_the_wards_tab_s
     assert parsed.problems == () and parsed.kept == "your board of 12 wards and 4 neutral cells"
     expected = expected_board()
     expected = Board(tuple(replace(w, label="e2") if w.label == "E2" else w for w in expected.wards))
-    assert parsed.submission == Submission(board=expected)
+    assert parsed.submission == ContinuumSubmission(board=expected)
     assert parsed.submission.board.wards[-1] == Ward(NEUTRAL_LABEL, Element.NEUTRAL, 1, ("F1", "F2", "F3", "F4"))
 
 
@@ -218,7 +218,7 @@ def test_a_silent_player_submits_nothing_and_is_told_a_board_will_be_drawn():
     parsed = EVENT.parse(set_up(), "Ada", [])
     assert parsed.submission is None and parsed.problems == ()
     assert parsed.kept == "nothing: a board will be drawn for you"
-    assert EVENT.default(set_up(), "Ada") == Submission()
+    assert EVENT.default(set_up(), "Ada") == ContinuumSubmission()
     # The tabs of round 1 are the board and the wards; bolts' rows typed then are not read.
     assert [t.name for t in EVENT.submit_tabs(set_up(), "Ada")] == ["board", "wards"]
     assert EVENT.parse(set_up(), "Ada", bolt_rows(("A1", "fire"))).submission is None
@@ -230,7 +230,7 @@ def test_a_silent_player_submits_nothing_and_is_told_a_board_will_be_drawn():
 def test_two_bolts_typed_untidily_are_fired():
     parsed = EVENT.parse(boards_set(), "Ada", bolt_rows((" a1 ", "FIRE"), ("h 8", " Water  ")))
     assert parsed.problems == () and parsed.kept == "bolts fire at A1, water at H8"
-    assert parsed.submission == Submission(bolts=(Bolt("A1", F), Bolt("H8", W)))
+    assert parsed.submission == ContinuumSubmission(bolts=(Bolt("A1", F), Bolt("H8", W)))
     assert [t.name for t in EVENT.submit_tabs(boards_set(), "Ada")] == ["continuum"]
     assert EVENT.submit_choices(boards_set(), "Ada", "continuum") == {"cell": list(CELLS),
                                                                       "element": ["fire", "water", "wind", "earth"]}
@@ -238,7 +238,7 @@ def test_two_bolts_typed_untidily_are_fired():
 
 def test_a_third_bolt_is_not_fired_and_the_player_is_told():
     parsed = EVENT.parse(boards_set(), "Ada", bolt_rows(("A1", "fire"), ("B2", "wind"), ("C3", "earth")))
-    assert parsed.submission == Submission(bolts=(Bolt("A1", F), Bolt("B2", G)))
+    assert parsed.submission == ContinuumSubmission(bolts=(Bolt("A1", F), Bolt("B2", G)))
     assert said(parsed) == ["tab 'continuum', row 4: 2 bolts a round: this row is not fired"]
 
 
@@ -262,7 +262,7 @@ CELLS_ALLOWED = "allowed: A1 to H8"  # not the 64 cells one by one
 def test_a_bad_bolt_is_not_fired_and_the_player_is_told_what_is_allowed(row, expected):
     parsed = EVENT.parse(boards_set(), "Ada", bolt_rows(("D4", "earth"), row, ("E5", "wind")))
     assert said(parsed) == [f"tab 'continuum', row 3, {expected}"]
-    assert parsed.submission == Submission(bolts=(Bolt("D4", E), Bolt("E5", G)))  # the next row fires instead
+    assert parsed.submission == ContinuumSubmission(bolts=(Bolt("D4", E), Bolt("E5", G)))  # the next row fires instead
 
 
 def test_no_valid_bolt_fires_nothing():
@@ -289,7 +289,7 @@ def test_round_one_sets_the_typed_boards_and_draws_the_missing_from_the_events_g
     assert EVENT.parse(state, "Cy", board_rows(typed_grid(A1="n"), player="Cy")).submission is None  # invalid
     own = random_board(random.Random(99))
     subs = {"Ada": typed, "Bo": EVENT.default(state, "Bo"), "Cy": EVENT.default(state, "Cy"),
-            "Di": Submission(board=own)}
+            "Di": ContinuumSubmission(board=own)}
     after, log = EVENT.resolve(state, subs, 1, random.Random(5))
     rng = random.Random(5)  # drawn in seating order from the event's generator
     drawn = {"Bo": random_board(rng), "Cy": random_board(rng)}
@@ -312,7 +312,7 @@ def test_round_one_sets_the_typed_boards_and_draws_the_missing_from_the_events_g
     public = EVENT.public_view(after, over=False)
     assert all(frame.empty for frame in public.values())  # nothing broken, nothing of any board shown
     # Everyone typed a board: no line of drawn boards.
-    all_typed = EVENT.resolve(state, {p: Submission(board=own) for p in players}, 1, random.Random(5))[0]
+    all_typed = EVENT.resolve(state, {p: ContinuumSubmission(board=own) for p in players}, 1, random.Random(5))[0]
     assert EVENT.announcement(state, all_typed, over=False) == [
         "**Elemental Continuum**, round 1: every participant's board is set."]
 
@@ -320,7 +320,7 @@ def test_round_one_sets_the_typed_boards_and_draws_the_missing_from_the_events_g
 def test_the_same_seed_draws_the_same_boards_and_another_seed_others():
     players = ("Ada", "Bo", "Cy")
     state = set_up(players)
-    silent = {p: Submission() for p in players}
+    silent = {p: ContinuumSubmission() for p in players}
     once, again = (EVENT.resolve(state, silent, 1, random.Random(17)) for _ in range(2))
     assert once == again
     other = EVENT.resolve(state, silent, 1, random.Random(18))[0]
@@ -331,7 +331,7 @@ def test_the_same_seed_draws_the_same_boards_and_another_seed_others():
 # ---- 3. the state tabs --------------------------------------------------------------------------------
 
 
-def aimed(state: ContinuumState, player: str, rng: random.Random) -> Submission:
+def aimed(state: ContinuumState, player: str, rng: random.Random) -> ContinuumSubmission:
     """Two bolts of the element that beats a standing ward of the next participant's board, at two
     of its cells not broken yet: wards break (random bolts seldom break whole wards)."""
     seats = state.participants
@@ -340,8 +340,8 @@ def aimed(state: ContinuumState, player: str, rng: random.Random) -> Submission:
     for ward in state.boards[target].wards:
         left = [c for c in ward.cells if c not in broken]
         if ward.element is not Element.NEUTRAL and len(left) >= 2:
-            return Submission(bolts=tuple(Bolt(c, ward.element.beaten_by) for c in rng.sample(left, 2)))
-    return Submission(bolts=(Bolt(rng.choice(CELLS), rng.choice(ELEMENTS)),))
+            return ContinuumSubmission(bolts=tuple(Bolt(c, ward.element.beaten_by) for c in rng.sample(left, 2)))
+    return ContinuumSubmission(bolts=(Bolt(rng.choice(CELLS), rng.choice(ELEMENTS)),))
 
 
 def played(players=("Ada", "Bo", "Cy", "Di", "Ed"), seed: int = 3, rounds: int = 6) -> list[ContinuumState]:
@@ -352,7 +352,7 @@ def played(players=("Ada", "Bo", "Cy", "Di", "Ed"), seed: int = 3, rounds: int =
         bot = {p: (aimed if i % 2 and number > 1 else EVENT.bots()["random"]) for i, p in enumerate(players)}
         subs = {p: bot[p](state, p, random.Random(f"{seed}/{number}/{p}")) for p in players}
         if number == 1:
-            subs[players[-1]] = Submission()
+            subs[players[-1]] = ContinuumSubmission()
         state = EVENT.resolve(state, subs, number, random.Random(f"{seed}/{number}"))[0]
         states.append(state)
     return states
@@ -499,7 +499,8 @@ def festival(seed: int, count: int) -> list:
     moves = {p: GAME.bot(first, p, rng_for(seed, first.round, f"bot/{p}")) for p in names}
     for i, p in enumerate(members):
         board = None if i == 1 else relabelled(moves[p].events["continuum"].board, i)
-        moves[p] = replace(moves[p], events={**moves[p].events, "continuum": board and Submission(board=board)})
+        continuum = board and ContinuumSubmission(board=board)
+        moves[p] = replace(moves[p], events={**moves[p].events, "continuum": continuum})
     after = GAME.resolve(first, moves, rng_for(seed, first.round, "resolve")).state
     return [start, first, *play.bot_states(GAME, names, seed, config, data, state=after)]
 
@@ -848,7 +849,7 @@ def by_hand(tmp_path_factory):
     typing(backend, "Ada", board_typed(ADA_BOARD, ADA_WARDS))
     typing(backend, "Blaise", board_typed(BLAISE_BOARD, BLAISE_WARDS))
     for i, player in enumerate(("Dmitri", "Emmy")):
-        typing(backend, player, read.submit_rows(Submission(board=random_board(random.Random(i)))))
+        typing(backend, player, read.submit_rows(ContinuumSubmission(board=random_board(random.Random(i)))))
     out["round 1 check"] = engine.check(backend, fixed_clock)
     keep("round1-checked")
     out["round 1"] = engine.resolve(backend, early=True, clock=fixed_clock)

@@ -21,7 +21,7 @@ from sheets_host.delivery import submit_frames
 from sheets_host.errors import SchemaErrors
 from sheets_host.events.summoning import EVENT, read, rules, tabs, views
 from sheets_host.events.summoning.picture import draw_battles
-from sheets_host.events.summoning.state import Facing, Stand, Submission, Unit
+from sheets_host.events.summoning.state import Facing, Stand, SummoningSubmission, Unit
 from sheets_host.games import get_game
 
 from .conftest import fixed_clock
@@ -43,8 +43,8 @@ def messages(parsed) -> list[str]:
 @pytest.fixture
 def rich():
     """Ann with a Son, a Gan and four Familiars, 500 coins to spend, in round 2."""
-    state = replace(start(), rounds_played=1, turns=({p: rules.turn_of(start(), p, Submission(), random.Random(0))
-                                                      for p in PLAYERS},))
+    turns = {p: rules.turn_of(start(), p, SummoningSubmission(), random.Random(0)) for p in PLAYERS}
+    state = replace(start(), rounds_played=1, turns=(turns,))
     return holding(state, "Ann", coins=400, towers=(Unit("Son", 1), Unit("Gan", 1)),
                    familiars=(Unit("Fox", 1), Unit("Fox", 2), Unit("Cat", 1), Unit("Toad", 1)))
 

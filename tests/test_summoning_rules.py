@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheets_host.events.summoning import data, rules, tabs
-from sheets_host.events.summoning.state import (COINS_PER_ROUND, SLOTS, Facing, Holdings, Stand, Submission,
-                                                SummoningState, Turn, Unit)
+from sheets_host.events.summoning.state import (COINS_PER_ROUND, SLOTS, Facing, Holdings, Stand, SummoningState,
+                                                SummoningSubmission, Turn, Unit)
 
 PLAYERS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")
 CATALOGUE = data.catalogue(data.sample_data())
@@ -221,10 +221,10 @@ def test_no_configuration_at_all_seats_the_familiars_from_slot_one_in_random_ord
 
 def test_a_silent_round_draws_a_target_among_those_not_yet_invaded_and_keeps_the_defaults():
     state = start()
-    turn = rules.turn_of(state, "Ann", Submission(), random.Random(5))
+    turn = rules.turn_of(state, "Ann", SummoningSubmission(), random.Random(5))
     assert turn.target in PLAYERS[1:] and turn.map == state.offers[1]["Ann"][0]
     assert turn.buys == () and turn.slots == {} and turn.stands == ()
-    again = rules.turn_of(state, "Ann", Submission(target="Ann"), random.Random(5))  # never oneself
+    again = rules.turn_of(state, "Ann", SummoningSubmission(target="Ann"), random.Random(5))  # never oneself
     assert again.target != "Ann"
 
 
@@ -232,14 +232,14 @@ def test_every_participant_invades_every_other_once_over_the_event():
     state = start()
     rng = random.Random(2)
     for _ in range(6):
-        state = rules.play_round(state, {p: rules.turn_of(state, p, Submission(), rng) for p in PLAYERS})
+        state = rules.play_round(state, {p: rules.turn_of(state, p, SummoningSubmission(), rng) for p in PLAYERS})
     for p in PLAYERS:
         assert sorted(state.holdings[p].invaded) == sorted(q for q in PLAYERS if q != p)
 
 
 def test_treasures_move_from_defender_to_invader_and_counts_add_up():
     state = holding(start(), "Ann", familiars=(Unit("Fox", 1), Unit("Fox", 2)))
-    turns = {p: rules.turn_of(state, p, Submission(target="Bo" if p == "Ann" else None), random.Random(1))
+    turns = {p: rules.turn_of(state, p, SummoningSubmission(target="Bo" if p == "Ann" else None), random.Random(1))
              for p in PLAYERS}
     after = rules.play_round(state, turns)
     ann = [i for i in after.invasions if i.invader == "Ann"][0]

@@ -7,19 +7,19 @@ import random
 
 from .pregame import Preference
 from .rules import playing, run_events
-from .state import PREGAME, FestivalState, Move
+from .state import PREGAME, FestivalState, FestivalSubmission
 
 
-def bot(state: FestivalState, player: str, rng: random.Random, strategy: str = "random") -> Move:
+def bot(state: FestivalState, player: str, rng: random.Random, strategy: str = "random") -> FestivalSubmission:
     if state.round == PREGAME:
         first, second = rng.sample([e.name for e in state.plan.events], 2)
-        return Move(preference=Preference(first, second, rng.randint(0, state.garnets.get(player, 0))))
+        return FestivalSubmission(preference=Preference(first, second, rng.randint(0, state.garnets.get(player, 0))))
     subs = {}
     for e in run_events(state):
         if player in state.assignment[e.name] and playing(state, e):
             bots = e.bots()
             subs[e.name] = bots.get(strategy, bots["random"])(state.events[e.name], player, rng)
-    return Move(events=subs)
+    return FestivalSubmission(events=subs)
 
 
 def strategies(state_events) -> tuple[str, ...]:

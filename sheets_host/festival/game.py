@@ -19,10 +19,10 @@ from ..table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .event import Event
 from .pregame import PREFERENCES
-from .state import FestivalState, HandEvent, Move, is_run
+from .state import FestivalState, FestivalSubmission, HandEvent, is_run
 
 
-class Festival(Game[FestivalState, Move]):
+class Festival(Game[FestivalState, FestivalSubmission]):
     events: ClassVar[tuple[Event | HandEvent, ...]]
     round_word = "round"
     submit_tab = PREFERENCES.schema
@@ -78,7 +78,7 @@ class Festival(Game[FestivalState, Move]):
         return bool(self.submit_tabs(state, player))
 
     def parse(self, state: FestivalState, player: str, rows: Sequence[SubmitRow],
-              window: Window = Window()) -> Parsed[Move]:
+              window: Window = Window()) -> Parsed[FestivalSubmission]:
         return read.parse(state, player, rows)
 
     def how_to_submit(self, state: FestivalState, player: str) -> list[str]:
@@ -87,10 +87,10 @@ class Festival(Game[FestivalState, Move]):
     def submit_choices(self, state: FestivalState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         return views.submit_choices(state, player, tab)
 
-    def default(self, state: FestivalState, player: str) -> Move:
-        return Move()  # the pregame: the list drawn; a round: each event's own default
+    def default(self, state: FestivalState, player: str) -> FestivalSubmission:
+        return FestivalSubmission()  # the pregame: the list drawn; a round: each event's own default
 
-    def resolve(self, state: FestivalState, submissions: Mapping[str, Move | None],
+    def resolve(self, state: FestivalState, submissions: Mapping[str, FestivalSubmission | None],
                 rng: random.Random) -> Outcome[FestivalState]:
         step = rules.pregame if state.assignment is None else rules.festival_round
         after, log = step(state, submissions, rng)
@@ -102,10 +102,10 @@ class Festival(Game[FestivalState, Move]):
     def private_view(self, state: FestivalState, player: str) -> dict[str, pd.DataFrame]:
         return views.private_view(state, player)
 
-    def bot(self, state: FestivalState, player: str, rng: random.Random) -> Move:
+    def bot(self, state: FestivalState, player: str, rng: random.Random) -> FestivalSubmission:
         return bots.bot(state, player, rng)
 
-    def bots(self) -> dict[str, Callable[[FestivalState, str, random.Random], Move]]:
+    def bots(self) -> dict[str, Callable[[FestivalState, str, random.Random], FestivalSubmission]]:
         return {s: partial(bots.bot, strategy=s) for s in bots.strategies(e for e in self.events if isinstance(e, Event))}
 
     def host_todo(self, state: FestivalState) -> list[str]:
@@ -122,7 +122,7 @@ class Festival(Game[FestivalState, Move]):
                  if e.title in rules.missing_rankings(state)}
         return replace(state, rankings={**state.rankings, **typed}) if typed else state
 
-    def submit_rows(self, submission: Move) -> list[dict]:
+    def submit_rows(self, submission: FestivalSubmission) -> list[dict]:
         return read.submit_rows(self.events, submission)
 
     def standings(self, state: FestivalState) -> pd.DataFrame:

@@ -8,20 +8,20 @@ from dataclasses import replace
 
 from ..cells import SubmitRow
 from ..game import Parsed
+from .event import Event
 from .pregame import PREFERENCES, Preference, parse_preferences
 from .rules import playing, run_events
-from .event import Event
-from .state import PREGAME, FestivalState, HandEvent, Move
+from .state import PREGAME, FestivalState, FestivalSubmission, HandEvent
 
 
-def parse(state: FestivalState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Move]:
+def parse(state: FestivalState, player: str, rows: Sequence[SubmitRow]) -> Parsed[FestivalSubmission]:
     """Each event parses the rows of its own tab; a message that names no tab is given the
     event's, so the player knows where to look."""
     if state.round == PREGAME:
         titles = {e.name: e.title for e in state.plan.events}
         listed = [r for r in rows if r.tab == PREFERENCES.name]
         parsed = parse_preferences(player, listed, titles, state.garnets.get(player, 0))
-        move = Move(preference=parsed.submission) if parsed.submission else None
+        move = FestivalSubmission(preference=parsed.submission) if parsed.submission else None
         return Parsed(move, parsed.problems, parsed.kept)
     subs, problems, kept = {}, [], []
     for e in run_events(state):
@@ -33,10 +33,10 @@ def parse(state: FestivalState, player: str, rows: Sequence[SubmitRow]) -> Parse
         problems += [p if p.tab else replace(p, tab=tabs[0]) for p in parsed.problems]
         kept.append(f"{e.title}: {parsed.kept}")
     valid = any(s is not None for s in subs.values())
-    return Parsed(Move(events=subs) if valid else None, tuple(problems), "; ".join(kept) or "nothing")
+    return Parsed(FestivalSubmission(events=subs) if valid else None, tuple(problems), "; ".join(kept) or "nothing")
 
 
-def submit_rows(events: Sequence[Event | HandEvent], move: Move) -> list[dict]:
+def submit_rows(events: Sequence[Event | HandEvent], move: FestivalSubmission) -> list[dict]:
     """How a bot types `move`: each row names its tab; the pregame's list by the events' titles."""
     if move.preference is not None:
         titles = {e.name: e.title for e in events}

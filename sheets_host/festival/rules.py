@@ -18,7 +18,7 @@ from .by_hand import ranking_tab
 from .endgame import FestivalResult, festival_endgame, listed, ordinal
 from .event import Event, Placement
 from .pregame import Preference
-from .state import FestivalState, HandEvent, Move, is_run
+from .state import FestivalState, FestivalSubmission, HandEvent, is_run
 
 GOLD = ("alchemy", "gold held")  # "the player(s) with the most gold (material) remaining in Alchemy"
 
@@ -41,7 +41,7 @@ def playing(state: FestivalState, event: Event) -> bool:
     return bool(members) and event.first_round(len(members)) <= state.festival_round <= state.plan.rounds
 
 
-def pregame(state: FestivalState, moves: Mapping[str, Move | None], rng: random.Random
+def pregame(state: FestivalState, moves: Mapping[str, FestivalSubmission | None], rng: random.Random
             ) -> tuple[FestivalState, list[str]]:
     """The lists placed (silent players' drawn), garnets spent taken away, the events set up."""
     plan = state.plan
@@ -64,7 +64,7 @@ def pregame(state: FestivalState, moves: Mapping[str, Move | None], rng: random.
     return after, log
 
 
-def festival_round(state: FestivalState, moves: Mapping[str, Move | None], rng: random.Random
+def festival_round(state: FestivalState, moves: Mapping[str, FestivalSubmission | None], rng: random.Random
                    ) -> tuple[FestivalState, list[str]]:
     """Every event the tool runs resolves this round together; the last round ends the festival."""
     number = state.festival_round
@@ -76,7 +76,7 @@ def festival_round(state: FestivalState, moves: Mapping[str, Move | None], rng: 
     for event in run_events(state):
         if not playing(state, event):
             continue
-        subs = {p: ((moves.get(p) or Move()).events.get(event.name) or event.default(events[event.name], p))
+        subs = {p: (moves.get(p) or FestivalSubmission()).events.get(event.name) or event.default(events[event.name], p)
                 for p in state.assignment[event.name]}
         events[event.name], lines = event.resolve(events[event.name], subs, number, draw(event.name))
         log += lines

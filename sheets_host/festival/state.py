@@ -71,7 +71,7 @@ class FestivalState:
 
 
 @dataclass(frozen=True)
-class Move:
+class FestivalSubmission:
     """A player's submission: the pregame's list (None: silent, drawn), or each event's."""
 
     preference: Preference | None = None

@@ -1,4 +1,4 @@
-"""Bots for Alchemy: function(state, player, rng) -> Submission.
+"""Bots for Alchemy: function(state, player, rng) -> AlchemySubmission.
 
 `random` is a random legal submission; `greedy` plans a harvest toward the constructs worth the
 most gems per energy it can afford, buying what one harvest will not bring, and buys a machine
@@ -11,14 +11,14 @@ import random
 from collections import Counter
 
 from . import rules
-from .state import ROUNDS, Alchemy, AlchemyState, Attempt, Effect, Holdings, Submission
+from .state import ROUNDS, Alchemy, AlchemyState, AlchemySubmission, Attempt, Effect, Holdings
 
 COINS_PER_ENERGY = 20  # how greedy weighs coins against energy (500 coins last six rounds)
 CLOSE = 0.85  # greedy picks at random among plans scoring this share of the best, so games differ
 MOST_PLANNED = 8  # constructs planned a round: more than 17 energy and a share of the purse make
 
 
-def random_bot(state: AlchemyState, player: str, rng: random.Random) -> Submission:
+def random_bot(state: AlchemyState, player: str, rng: random.Random) -> AlchemySubmission:
     """A random harvest that fits the energy, a few purchases, now and then a machine, a few attempts."""
     a, held = state.alchemy, state.holdings(player)
     energy = rules.energy(a, held.machines)
@@ -36,10 +36,10 @@ def random_bot(state: AlchemyState, player: str, rng: random.Random) -> Submissi
     machine = rng.choice(machines) if machines and rng.random() < 0.3 else None
     attempts = tuple(Attempt(rng.choice(list(a.constructs)), rng.randint(1, 2), rng.choice((None, rng.randint(1, 3))))
                      for _ in range(rng.randint(0, 4)))
-    return Submission(tuple(harvest), tuple(buys), machine, attempts)
+    return AlchemySubmission(tuple(harvest), tuple(buys), machine, attempts)
 
 
-def greedy(state: AlchemyState, player: str, rng: random.Random) -> Submission:
+def greedy(state: AlchemyState, player: str, rng: random.Random) -> AlchemySubmission:
     """Scores every construct by gems per energy from what it holds, then, best first (each score
     shaken by up to 1 − CLOSE so games differ), adds each to its plan as often as its harvest fits
     the energy and its purchases the coins it allows itself this round (an even share of its purse
@@ -59,7 +59,7 @@ def greedy(state: AlchemyState, player: str, rng: random.Random) -> Submission:
     coins = held.coins - sum(a.materials[m].price * n for m, n in plan.buys.items())
     machine = _helpful_machine(state, player, plan.harvest, plan.made, coins, Counter(plan.have), rng)
     attempts = tuple(Attempt(c, 1, i) for i, c in enumerate(plan.made, 1))
-    return Submission(tuple(plan.harvest), tuple(plan.buys.items()), machine, attempts)
+    return AlchemySubmission(tuple(plan.harvest), tuple(plan.buys.items()), machine, attempts)
 
 
 class _Plan:

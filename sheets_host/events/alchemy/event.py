@@ -14,10 +14,10 @@ from ...errors import SchemaError
 from ...festival.event import Event, Placement
 from ...game import Parsed
 from . import bots, read, rules, tabs, views
-from .state import AlchemyState, Submission
+from .state import AlchemyState, AlchemySubmission
 
 
-class AlchemyEvent(Event[AlchemyState, Submission]):
+class AlchemyEvent(Event[AlchemyState, AlchemySubmission]):
     name = "alchemy"
     title = "Alchemy"
     max_players = 7
@@ -44,13 +44,13 @@ class AlchemyEvent(Event[AlchemyState, Submission]):
     def players(self, state: AlchemyState) -> list[str]:
         return list(state.participants)
 
-    def parse(self, state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+    def parse(self, state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed[AlchemySubmission]:
         return read.parse(state, player, rows)
 
-    def default(self, state: AlchemyState, player: str) -> Submission:
-        return Submission()  # nothing happens for the participant that round
+    def default(self, state: AlchemyState, player: str) -> AlchemySubmission:
+        return AlchemySubmission()  # nothing happens for the participant that round
 
-    def resolve(self, state: AlchemyState, submissions: Mapping[str, Submission], round_number: int,
+    def resolve(self, state: AlchemyState, submissions: Mapping[str, AlchemySubmission], round_number: int,
                 rng: random.Random) -> tuple[AlchemyState, list[str]]:
         after = rules.resolve(state, submissions, round_number, rng)
         return after, views.log(after)
@@ -61,7 +61,7 @@ class AlchemyEvent(Event[AlchemyState, Submission]):
     def submit_choices(self, state: AlchemyState, player: str, tab: str = read.SUBMIT_TAB.name) -> dict[str, list[str]]:
         return views.submit_choices(state, player)
 
-    def submit_rows(self, submission: Submission) -> list[dict]:
+    def submit_rows(self, submission: AlchemySubmission) -> list[dict]:
         return read.submit_rows(submission)
 
     def bots(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The submit tab `alchemy` (columns action, item, quantity, priority) read into a `Submission`.
+"""The submit tab `alchemy` (columns action, item, quantity, priority) read into an `AlchemySubmission`.
 
 Only what is invalid is dropped, each with a problem naming its row and column and saying what is
 allowed; a cell never raises. Names are read in any case and spacing (`cells.as_choice`).
@@ -14,7 +14,7 @@ from ...cells import CellError, Problem, SubmitRow
 from ...game import Parsed
 from ...table import Column, TabSchema
 from . import rules
-from .state import AlchemyState, Attempt, Submission
+from .state import AlchemyState, AlchemySubmission, Attempt
 
 ACTIONS = ("harvest", "buy", "machine", "engineer")
 ACTION_ALIASES = {"gather": "harvest", "purchase": "buy", "make": "engineer", "craft": "engineer",
@@ -32,7 +32,7 @@ SUBMIT_TAB = TabSchema("alchemy", (
 ), "Your round of Alchemy: what you harvest and buy, the machine you buy, the constructs you engineer.")
 
 
-def parse(state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+def parse(state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed[AlchemySubmission]:
     a, held = state.alchemy, state.holdings(player)
     problems: list[Problem] = []
     harvest: dict[str, SubmitRow] = {}
@@ -93,8 +93,8 @@ def parse(state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed
                                                    f"will have {coins} after your purchases; row dropped"))
         machine = None
     kept = _fitting_harvest(state, player, harvest, problems)
-    submission = Submission(kept, tuple(buys), machine[0] if machine else None, tuple(attempts))
-    if submission == Submission():
+    submission = AlchemySubmission(kept, tuple(buys), machine[0] if machine else None, tuple(attempts))
+    if submission == AlchemySubmission():
         return Parsed(None, tuple(problems), "nothing")
     return Parsed(submission, tuple(problems), describe(state, player, submission))
 
@@ -138,7 +138,7 @@ def _rows(harvest: dict[str, SubmitRow], materials: Sequence[str]) -> str:
     return ", ".join(f"{harvest[m].row} ({m})" for m in materials)
 
 
-def describe(state: AlchemyState, player: str, s: Submission) -> str:
+def describe(state: AlchemyState, player: str, s: AlchemySubmission) -> str:
     """One line saying what counts."""
     a = state.alchemy
     energy = rules.energy(a, state.holdings(player).machines)
@@ -165,7 +165,7 @@ def _times(t: Attempt) -> str:
     return t.construct if t.quantity == 1 else f"{t.construct} ×{t.quantity}"
 
 
-def submit_rows(s: Submission) -> list[dict]:
+def submit_rows(s: AlchemySubmission) -> list[dict]:
     """How a submission is typed into the submit tab (the inverse of `parse`)."""
     rows = [{"action": "harvest", "item": m} for m in s.harvest]
     rows += [{"action": "buy", "item": m, "quantity": n} for m, n in s.buy]

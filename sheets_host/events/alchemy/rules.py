@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from ...festival.event import Placement, place_by
-from .state import (GOLD, Alchemy, AlchemyState, Attempt, Drop, Effect, Holdings, Report, RoundResult, Sale,
-                    Submission, Turn)
+from .state import (GOLD, Alchemy, AlchemyState, AlchemySubmission, Attempt, Drop, Effect, Holdings, Report,
+                    RoundResult, Sale, Turn)
 
 MULTIPLIERS = {1: Fraction(3, 2), 2: Fraction(5, 4), 3: Fraction(1), 4: Fraction(3, 4)}
 CROWDED = Fraction(3, 5)  # five or more sold in a set
@@ -232,7 +232,7 @@ def sell(alchemy: Alchemy, made: Mapping[str, Sequence[str]]) -> dict[str, tuple
 # ---- a round -------------------------------------------------------------------------------------
 
 
-def plan(submission: Submission, rng: random.Random) -> Turn:
+def plan(submission: AlchemySubmission, rng: random.Random) -> Turn:
     return Turn(submission.harvest, submission.buy, submission.machine,
                 engineering_order(submission.engineer, rng))
 
@@ -282,11 +282,11 @@ def resolve_round(alchemy: Alchemy, number: int, start: Mapping[str, Holdings], 
     return RoundResult(number, reports)
 
 
-def resolve(state: AlchemyState, submissions: Mapping[str, Submission | None], number: int,
+def resolve(state: AlchemyState, submissions: Mapping[str, AlchemySubmission | None], number: int,
             rng: random.Random) -> AlchemyState:
     """The state after festival round `number`; a missing submission does nothing. Attempts are
     ordered participant by participant in seating order, so the same rng gives the same round."""
-    turns = {p: plan(submissions.get(p) or Submission(), rng) for p in state.participants}
+    turns = {p: plan(submissions.get(p) or AlchemySubmission(), rng) for p in state.participants}
     start = {p: state.holdings(p) for p in state.participants}
     return AlchemyState(state.alchemy, state.participants,
                         state.history + (resolve_round(state.alchemy, number, start, turns),))

@@ -113,8 +113,8 @@ class Attempt:
 
 
 @dataclass(frozen=True)
-class Submission:
-    """A participant's submit tab as read; `Submission()` does nothing (the default)."""
+class AlchemySubmission:
+    """A participant's submit tab as read; `AlchemySubmission()` does nothing (the default)."""
 
     harvest: tuple[str, ...] = ()
     buy: tuple[tuple[str, int], ...] = ()  # (material, quantity), in row order

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 from .board import random_board
-from .read import Submission
-from .state import BOLTS_PER_ROUND, CELLS, ELEMENTS, Bolt, ContinuumState
+from .state import BOLTS_PER_ROUND, CELLS, ELEMENTS, Bolt, ContinuumState, ContinuumSubmission
 
 
-def random_bot(state: ContinuumState, player: str, rng: random.Random) -> Submission:
+def random_bot(state: ContinuumState, player: str, rng: random.Random) -> ContinuumSubmission:
     if state.rounds_played == 0:
-        return Submission(board=random_board(rng))
-    return Submission(bolts=tuple(Bolt(rng.choice(CELLS), rng.choice(ELEMENTS)) for _ in range(BOLTS_PER_ROUND)))
+        return ContinuumSubmission(board=random_board(rng))
+    bolts = tuple(Bolt(rng.choice(CELLS), rng.choice(ELEMENTS)) for _ in range(BOLTS_PER_ROUND))
+    return ContinuumSubmission(bolts=bolts)

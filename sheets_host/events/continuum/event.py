@@ -16,11 +16,10 @@ from ...game import Parsed
 from ...table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .board import random_board
-from .read import Submission
-from .state import ContinuumState
+from .state import ContinuumState, ContinuumSubmission
 
 
-class ContinuumEvent(Event[ContinuumState, Submission]):
+class ContinuumEvent(Event[ContinuumState, ContinuumSubmission]):
     name = "continuum"
     title = "Elemental Continuum"
     max_players = 7
@@ -47,13 +46,13 @@ class ContinuumEvent(Event[ContinuumState, Submission]):
     def every_submit_tab(self) -> tuple[SubmitTab, ...]:
         return (read.BOARD, read.WARDS, read.BOLTS)
 
-    def parse(self, state: ContinuumState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+    def parse(self, state: ContinuumState, player: str, rows: Sequence[SubmitRow]) -> Parsed[ContinuumSubmission]:
         return read.parse(state, player, rows)
 
-    def default(self, state: ContinuumState, player: str) -> Submission:
-        return Submission()  # round 1: a board drawn from the seed; later: no bolt fired
+    def default(self, state: ContinuumState, player: str) -> ContinuumSubmission:
+        return ContinuumSubmission()  # round 1: a board drawn from the seed; later: no bolt fired
 
-    def resolve(self, state: ContinuumState, submissions: Mapping[str, Submission], round_number: int,
+    def resolve(self, state: ContinuumState, submissions: Mapping[str, ContinuumSubmission], round_number: int,
                 rng: random.Random) -> tuple[ContinuumState, list[str]]:
         if state.rounds_played == 0:
             # Drawn in seating order from the event's generator: the same seed draws the same boards.
@@ -70,7 +69,7 @@ class ContinuumEvent(Event[ContinuumState, Submission]):
     def submit_choices(self, state: ContinuumState, player: str, tab: str) -> dict[str, list[str]]:
         return dict(read.submit_choices(state, tab))
 
-    def submit_rows(self, submission: Submission) -> list[dict]:
+    def submit_rows(self, submission: ContinuumSubmission) -> list[dict]:
         return read.submit_rows(submission)
 
     def bots(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Elemental Continuum's submit tabs read into a `Submission`.
+"""Elemental Continuum's submit tabs read into a `ContinuumSubmission`.
 
 Round 1: the `board` tab, the 8x8 Surface as a grid (ranks 8 to 1 down its first column, files A to
 H across), each cell holding a ward's label, and the `wards` tab giving each label its element and
@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from ... import cells
 from ...cells import Problem, SubmitRow
 from ...game import Parsed
 from ...table import Column, SubmitTab, TabSchema
 from .board import board_problems, grid_rows
-from .state import (BOLTS_PER_ROUND, CELLS, CELLS_SPAN, ELEMENTS, FILES, POINTS, RANKS, Board, Bolt, ContinuumState,
-                    Element)
+from .state import (BOLTS_PER_ROUND, CELLS, CELLS_SPAN, ELEMENTS, FILES, POINTS, RANKS, Bolt, ContinuumState,
+                    ContinuumSubmission, Element)
 
 BOARD = SubmitTab(TabSchema("board", (
     Column("rank", doc="the board's rank (8 at the top, 1 at the bottom): fixed"),
@@ -37,21 +36,13 @@ BOLTS = SubmitTab(TabSchema("continuum", (
 ELEMENT_NAMES = tuple(e.value for e in ELEMENTS)
 
 
-@dataclass(frozen=True)
-class Submission:
-    """Round 1: the board (None: none valid, one is drawn); later rounds: the bolts fired."""
-
-    board: Board | None = None
-    bolts: tuple[Bolt, ...] = ()
-
-
-def parse(state: ContinuumState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+def parse(state: ContinuumState, player: str, rows: Sequence[SubmitRow]) -> Parsed[ContinuumSubmission]:
     if state.rounds_played == 0:
         return _parse_board(player, [r for r in rows if r.tab == BOARD.name], [r for r in rows if r.tab == WARDS.name])
     return _parse_bolts([r for r in rows if r.tab == BOLTS.name])
 
 
-def _parse_board(player: str, grid: Sequence[SubmitRow], ward_rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+def _parse_board(player: str, grid: Sequence[SubmitRow], ward_rows: Sequence[SubmitRow]) -> Parsed[ContinuumSubmission]:
     problems: list[Problem] = []
     wards: dict[str, tuple[Element | None, int | None]] = {}
     names: dict[str, str] = {}  # folded label -> as typed in the wards tab
@@ -101,7 +92,7 @@ def _parse_board(player: str, grid: Sequence[SubmitRow], ward_rows: Sequence[Sub
     problems += [Problem(player, m, tab=BOARD.name) for m in _not_blank(messages, formulas)]
     if board is None:
         return Parsed(None, tuple(problems), "nothing valid: a board will be drawn for you")
-    return Parsed(Submission(board=board), tuple(problems), "your board of 12 wards and 4 neutral cells")
+    return Parsed(ContinuumSubmission(board=board), tuple(problems), "your board of 12 wards and 4 neutral cells")
 
 
 _BLANK = re.compile(r"^cells? ((?:[A-H][1-8] ?)+) (?:is|are) blank: (.*)$")
@@ -126,7 +117,7 @@ def _not_blank(messages: Sequence[str], formulas: set[str]) -> list[str]:
     return out
 
 
-def _parse_bolts(rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+def _parse_bolts(rows: Sequence[SubmitRow]) -> Parsed[ContinuumSubmission]:
     problems: list[Problem] = []
     bolts: list[Bolt] = []
     for row in rows:
@@ -141,11 +132,11 @@ def _parse_bolts(rows: Sequence[SubmitRow]) -> Parsed[Submission]:
             bolts.append(Bolt(cell, element))
     if not bolts:
         return Parsed(None, tuple(problems), "nothing: no bolt fired")
-    return Parsed(Submission(bolts=tuple(bolts)), tuple(problems),
+    return Parsed(ContinuumSubmission(bolts=tuple(bolts)), tuple(problems),
                   "bolts " + ", ".join(f"{b.element.value} at {b.cell}" for b in bolts))
 
 
-def submit_rows(s: Submission) -> list[dict]:
+def submit_rows(s: ContinuumSubmission) -> list[dict]:
     if s.board is not None:
         grid = [{"tab": BOARD.name, "rank": rank, **dict(zip(FILES, labels))}
                 for rank, labels in zip(BOARD.labels, grid_rows(s.board))]

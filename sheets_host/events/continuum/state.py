@@ -121,6 +121,14 @@ class WardBreak:
 
 
 @dataclass(frozen=True)
+class ContinuumSubmission:
+    """Round 1: the board (None: none valid, one is drawn); later rounds: the bolts fired."""
+
+    board: Board | None = None
+    bolts: tuple[Bolt, ...] = ()
+
+
+@dataclass(frozen=True)
 class ContinuumState:
     participants: tuple[str, ...]
     boards: Mapping[str, Board] = field(default_factory=dict)  # set in round 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from . import rules
-from .state import SLOTS, Facing, Order, Stand, Submission, SummoningState, Unit
+from .state import SLOTS, Facing, Order, Stand, SummoningState, SummoningSubmission, Unit
 
 
 def _orders(state: SummoningState, player: str, rng: random.Random,
@@ -56,7 +56,7 @@ def _stands(state: SummoningState, map_name: str, towers: list[Unit], rng: rando
     return tuple(stands)
 
 
-def _bot(state: SummoningState, player: str, rng: random.Random, upgrade_first: bool) -> Submission:
+def _bot(state: SummoningState, player: str, rng: random.Random, upgrade_first: bool) -> SummoningSubmission:
     orders, bought = _orders(state, player, rng, upgrade_first)
     map_name = rng.choice(state.offers[state.round][player])
     familiars = [u.name for u in bought.familiars][:SLOTS]
@@ -64,13 +64,13 @@ def _bot(state: SummoningState, player: str, rng: random.Random, upgrade_first: 
     slots = {slot: name for slot, name in enumerate(familiars, 1)}
     left = rules.not_yet_invaded(state, player)
     # Nothing to place or send is typed as nothing (blank tabs), as a person would leave them
-    return Submission(tuple(orders), map_name, _stands(state, map_name, list(bought.towers), rng) or None,
+    return SummoningSubmission(tuple(orders), map_name, _stands(state, map_name, list(bought.towers), rng) or None,
                       slots or None, rules.even_parties(slots) if slots else None, rng.choice(left) if left else None)
 
 
-def random_bot(state: SummoningState, player: str, rng: random.Random) -> Submission:
+def random_bot(state: SummoningState, player: str, rng: random.Random) -> SummoningSubmission:
     return _bot(state, player, rng, upgrade_first=False)
 
 
-def greedy(state: SummoningState, player: str, rng: random.Random) -> Submission:
+def greedy(state: SummoningState, player: str, rng: random.Random) -> SummoningSubmission:
     return _bot(state, player, rng, upgrade_first=True)

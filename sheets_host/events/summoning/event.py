@@ -15,10 +15,10 @@ from ...festival.event import Event, Placement
 from ...game import Parsed
 from ...table import SubmitTab
 from . import bots, data, read, rules, tabs, views
-from .state import Submission, SummoningState
+from .state import SummoningState, SummoningSubmission
 
 
-class SummoningEvent(Event[SummoningState, Submission]):
+class SummoningEvent(Event[SummoningState, SummoningSubmission]):
     name = "summoning"
     title = "Summoner's Dream"
     max_players = 7
@@ -52,13 +52,13 @@ class SummoningEvent(Event[SummoningState, Submission]):
     def every_submit_tab(self) -> tuple[SubmitTab, ...]:
         return read.TABS
 
-    def parse(self, state: SummoningState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+    def parse(self, state: SummoningState, player: str, rows: Sequence[SubmitRow]) -> Parsed[SummoningSubmission]:
         return read.parse(state, player, rows)
 
-    def default(self, state: SummoningState, player: str) -> Submission:
-        return Submission()  # last round's map, Towers and Familiars stand; the target is drawn
+    def default(self, state: SummoningState, player: str) -> SummoningSubmission:
+        return SummoningSubmission()  # last round's map, Towers and Familiars stand; the target is drawn
 
-    def resolve(self, state: SummoningState, submissions: Mapping[str, Submission], round_number: int,
+    def resolve(self, state: SummoningState, submissions: Mapping[str, SummoningSubmission], round_number: int,
                 rng: random.Random) -> tuple[SummoningState, list[str]]:
         # Defaults drawn in seating order from the event's generator: the same seed, the same draws.
         turns = {p: rules.turn_of(state, p, submissions[p], rng) for p in state.participants}
@@ -71,7 +71,7 @@ class SummoningEvent(Event[SummoningState, Submission]):
     def submit_choices(self, state: SummoningState, player: str, tab: str) -> dict[str, list[str]]:
         return read.submit_choices(state, player, tab)
 
-    def submit_rows(self, submission: Submission) -> list[dict]:
+    def submit_rows(self, submission: SummoningSubmission) -> list[dict]:
         return read.submit_rows(submission)
 
     def bots(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Summoner's Dream's submit tabs read into a `Submission`.
+"""Summoner's Dream's submit tabs read into a `SummoningSubmission`.
 
 Four tabs: `summoning` (one row: the map, the target, the two parties' slots), `summoning shop`
 (one row an item: a kind to buy, or a unit to upgrade), `summoning defence` (one row a Tower: its
@@ -17,7 +17,7 @@ from ...cells import CellError, Problem, SubmitRow
 from ...game import Parsed
 from ...table import Column, SubmitTab, TabSchema
 from . import rules
-from .state import PARTIES, SLOTS, Facing, Order, Stand, Submission, SummoningState, Unit, cell_name
+from .state import PARTIES, SLOTS, Facing, Order, Stand, SummoningState, SummoningSubmission, Unit, cell_name
 
 ORDERS = SubmitTab(TabSchema("summoning", (
     Column("map", doc="one of your four maps this round (secret); blank: your last map if offered, else the first"),
@@ -44,7 +44,7 @@ FACINGS = {"north": "N", "east": "E", "south": "S", "west": "W"}
 MOST = 22  # a quantity above this is a typo: no round buys more than 22 of anything
 
 
-def parse(state: SummoningState, player: str, rows: Sequence[SubmitRow]) -> Parsed[Submission]:
+def parse(state: SummoningState, player: str, rows: Sequence[SubmitRow]) -> Parsed[SummoningSubmission]:
     problems: list[Problem] = []
     by_tab = {t.name: [r for r in rows if r.tab == t.name] for t in TABS}
     orders = _orders(state, by_tab[SHOP.name], problems)
@@ -65,13 +65,13 @@ def parse(state: SummoningState, player: str, rows: Sequence[SubmitRow]) -> Pars
         for name in [u.name for u in bought.familiars if u.name not in slots.values()]:
             problems.append(Problem(player, f"{name} has no slot: it goes to an empty slot at random "
                                             "(all Familiars are sent)", tab=ATTACK.name))
-    sub = Submission(kept, map_name, stands, slots, parties, target)
-    if sub == Submission():
+    sub = SummoningSubmission(kept, map_name, stands, slots, parties, target)
+    if sub == SummoningSubmission():
         return Parsed(None, tuple(problems), "nothing: last round's map, Towers and Familiars stand, target drawn")
     return Parsed(sub, tuple(problems), summary(sub))
 
 
-def summary(sub: Submission) -> str:
+def summary(sub: SummoningSubmission) -> str:
     """What counts, in one line for the player's status."""
     parts = []
     if sub.orders:
@@ -216,7 +216,7 @@ def _target(state: SummoningState, player: str, head: Sequence[SubmitRow], probl
                         problems, "your target will be drawn at random")
 
 
-def submit_rows(sub: Submission) -> list[dict]:
+def submit_rows(sub: SummoningSubmission) -> list[dict]:
     """How a submission is typed (bots type this way)."""
     out: list[dict] = [{"tab": SHOP.name, "item": name, "quantity": 1} for _, name in sub.orders]
     head = {"map": sub.map, "target": sub.target,

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 from ...festival.event import Placement, place_by
 from .battle import Defence, battle
-from .state import (COINS_PER_ROUND, FAMILIAR_LEVELS, PARTIES, SLOTS, TOWER_LEVELS, Catalogue, Holdings,
-                    Invasion, MapKind, Order, PlacedTower, SentFamiliar, Stand, Submission, SummoningState, Turn, Unit,
+from .state import (COINS_PER_ROUND, FAMILIAR_LEVELS, PARTIES, SLOTS, TOWER_LEVELS, Catalogue, Holdings, Invasion,
+                    MapKind, Order, PlacedTower, SentFamiliar, Stand, SummoningState, SummoningSubmission, Turn, Unit,
                     cell_name)
 
 TOWERS, FAMILIARS = "towers", "familiars"  # the two sides of the spending rule
@@ -294,7 +294,7 @@ def default_map(state: SummoningState, player: str) -> str:
     return last.map if last and last.map in offered else offered[0]
 
 
-def turn_of(state: SummoningState, player: str, sub: Submission, rng: random.Random) -> Turn:
+def turn_of(state: SummoningState, player: str, sub: SummoningSubmission, rng: random.Random) -> Turn:
     """The turn as played from what was typed and kept (`read.parse`), with the defaults: the map
     above; last round's Towers where they still stand on it; last round's slots and parties with
     the Familiars not in them put in empty slots at random; a target drawn among those left."""

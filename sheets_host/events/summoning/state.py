@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from enum import Enum
+from functools import cached_property
 
 SLOTS = 22  # "Players must assign their Familiars from Slots 1-22"
 STARTING_TREASURES = 50
@@ -275,7 +275,7 @@ Order = tuple[str, str]  # ("buy", a kind) or ("upgrade", a unit), in the order 
 
 
 @dataclass(frozen=True)
-class Submission:
+class SummoningSubmission:
     """A participant's round as typed and kept by `read.parse`: the orders (what the rules allow of
     them), the map, the stands, the slots and parties, the target; None: not typed, the default applies."""
 
