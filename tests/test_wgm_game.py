@@ -9,7 +9,7 @@ import pytest
 from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
-from sheets_host.games.wind_guide_me.game import Orders, Placement, WindState
+from sheets_host.games.wind_guide_me.state import Placement, WindState, WindSubmission
 from sheets_host.play import play_in_memory
 
 from .conftest import PLAYERS
@@ -39,7 +39,7 @@ def test_a_tidy_submission_counts_as_typed(wgm, state):
     a, b = seated(state, "Cora"), seated(state, "Cora", 1)
     parsed = wgm.parse(state, "Cora", rows("Cora", ("stone", a, 2, 7, None), (None, b, 5, 1, None)))
     assert parsed.problems == ()
-    assert parsed.submission == Orders((Placement(a, 2, 7, 7), Placement(b, 5, 1, 1)))
+    assert parsed.submission == WindSubmission((Placement(a, 2, 7, 7), Placement(b, 5, 1, 1)))
     assert parsed.kept == f"stone 7 at site {a}, position 2; stone 1 at site {b}, position 5"
 
 
@@ -95,7 +95,7 @@ def test_two_stones_at_one_site_and_a_third_stone_are_dropped(wgm, state):
 
 def test_a_site_used_in_an_earlier_round_is_refused(wgm, state):
     a, b = seated(state, "Cora"), seated(state, "Cora", 1)
-    after = wgm.resolve(state, {"Cora": Orders((Placement(a, 1, 1, 1),))}, random.Random(0)).state
+    after = wgm.resolve(state, {"Cora": WindSubmission((Placement(a, 1, 1, 1),))}, random.Random(0)).state
     parsed = wgm.parse(after, "Cora", rows("Cora", ("stone", a, 1, 2, None), ("stone", b, 1, 2, None)))
     assert f"you already placed a stone at site {a}" in parsed.problems[0].message
 
@@ -131,7 +131,7 @@ def test_power_of_light_beyond_reach_or_without_the_artefact_is_refused(wgm, sta
 
 def test_power_of_light_is_used_once_a_game(wgm, state):
     a, b = seated(state, "Ada"), seated(state, "Ada", 1)
-    after = wgm.resolve(state, {"Ada": Orders((Placement(a, 1, 4, 6),))}, random.Random(0)).state
+    after = wgm.resolve(state, {"Ada": WindSubmission((Placement(a, 1, 4, 6),))}, random.Random(0)).state
     assert not after.light_ready("Ada")
     parsed = wgm.parse(after, "Ada", rows("Ada", ("stone", b, 1, 2, 3)))
     assert "already used Power of Light" in parsed.problems[0].message
@@ -157,22 +157,22 @@ def full_round(wgm, state, seed=3):
 def test_a_fake_stands_and_counts_in_the_public_total_then_disappears_at_4_stones(wgm, state):
     site = seated(state, "Blaise")
     seats = state.sites[site - 1]
-    fake = Orders((Placement(seated(state, "Blaise", 1), 1, 1, 1),), Placement(site, 1, 0, 7))
+    fake = WindSubmission((Placement(seated(state, "Blaise", 1), 1, 1, 1),), Placement(site, 1, 0, 7))
     others = [p for p in seats if p != "Blaise"][:2]
-    subs = {"Blaise": fake, **{p: Orders((Placement(site, 2 + i, 1, 1),)) for i, p in enumerate(others)}}
+    subs = {"Blaise": fake, **{p: WindSubmission((Placement(site, 2 + i, 1, 1),)) for i, p in enumerate(others)}}
     after = wgm.resolve(state, subs, random.Random(0)).state
     assert len(after.boards[site]) == 3 and any(s.fake for s in after.boards[site].values())
     public = wgm.public_view(after)["sites"].set_index("site")
     assert public.loc[site, "total power"] == 9  # 7 (fake) + 1 + 1
     third = [p for p in seats if p not in others and p != "Blaise"][0]
-    later = wgm.resolve(after, {third: Orders((Placement(site, 5, 2, 2),))}, random.Random(0)).state
+    later = wgm.resolve(after, {third: WindSubmission((Placement(site, 5, 2, 2),))}, random.Random(0)).state
     assert not any(s.fake for s in later.boards[site].values())
     assert [p.gone for p in later.placed if p.stone.fake] == [2]
 
 
 def test_fakes_disappear_at_the_start_of_the_last_round(wgm, state):
     site = seated(state, "Blaise")
-    subs = {"Blaise": Orders((Placement(seated(state, "Blaise", 1), 1, 1, 1),), Placement(site, 1, 0, 7))}
+    subs = {"Blaise": WindSubmission((Placement(seated(state, "Blaise", 1), 1, 1, 1),), Placement(site, 1, 0, 7))}
     s = wgm.resolve(state, subs, random.Random(0)).state
     assert any(p.stone.fake and not p.gone for p in s.placed)
     last = replace(s, settings=replace(s.settings, rounds=2))
@@ -319,7 +319,7 @@ def test_each_player_sees_only_their_own_stones(wgm, wgm_defaults):
 
 def test_the_public_view_hides_totals_below_3_stones_and_never_shows_owners(wgm, state):
     site = seated(state, "Cora")
-    after = wgm.resolve(state, {"Cora": Orders((Placement(site, 1, 7, 7),))}, random.Random(0)).state
+    after = wgm.resolve(state, {"Cora": WindSubmission((Placement(site, 1, 7, 7),))}, random.Random(0)).state
     public = wgm.public_view(after)["sites"].set_index("site")
     assert pd.isna(public.loc[site, "total power"]) and public.loc[site, "occupied"] == "1"
     assert not {"player", "power", "from hand"} & set(public.columns)

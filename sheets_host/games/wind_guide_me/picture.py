@@ -11,7 +11,8 @@ from the centre (scaled so the longest vector of all sites reaches the circle); 
 greyed. With `resultants`, a bottom panel draws every player's resultant vector from a common
 origin, labelled with name and length, and ranks the players by distance.
 
-The output is deterministic (same views, same bytes), about 1400 px wide.
+The output is deterministic (same views, same bytes), about 1400 px wide. `draw_state` draws a
+state: the views it shows the public after a round, and at the end each player's resultant.
 
 >>> view = SiteView(1, ("Ann", "Bo", "Cy", "Di", "Ed"), stones={1: None, 4: None}, total=None)
 >>> png = draw_sites([view], "Wind Guide Me - after round 1")
@@ -26,9 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...drawing import Canvas
+from . import rules
 from .colours import (AXIS, BACKGROUND, FAILED_BG, FAILED_INK, FAILED_TEXT, FREE_FILL, INK, MUTED,
                       PLAYER_COLOURS, RING, STONE, STONE_TEXT, VECTOR)
 from .rules import position_angle
+from .state import TITLE, WindState
 
 
 @dataclass(frozen=True)
@@ -263,3 +266,26 @@ def draw_sites(sites: Sequence[SiteView], title: str,
     if resultants:
         _draw_resultants(canvas, HEADER_H + rows * CELL_H, resultants, colours, labels)
     return canvas.png()
+
+
+def draw_state(state: WindState) -> bytes:
+    """The announcement's picture of `state`: what the public may see after the round just
+    resolved; at the end every stone's power, the sites' vectors and the players' resultants."""
+    over = state.over
+    act = rules.activations(state) if over else {}
+    views = []
+    for n, seats in enumerate(state.sites, 1):
+        board = state.boards[n]
+        a = act.get(n)
+        views.append(SiteView(n, tuple(seats), {p: (s.power if over else None) for p, s in board.items()},
+                              rules.total_power(board) if len(board) >= 3 else None,
+                              a.failed if a else None, (a.x, a.y) if a and not a.failed else None))
+    resultants = None
+    if over:
+        resultants = {}
+        for player in state.players:
+            mine = state.used_sites(player)
+            resultants[player] = (sum(act[n].x for n in mine if not act[n].failed),
+                                  sum(act[n].y for n in mine if not act[n].failed))
+    title = f"{TITLE}: " + ("final" if over else f"after round {state.round - 1}")
+    return draw_sites(views, title, resultants)

@@ -1,0 +1,118 @@
+"""Wind Guide Me's submit tab (kind, site, position, stone, light: one row per stone) read into a
+`WindSubmission`.
+
+Reading a cell is this module's (a `CellError`: not a kind, not a number in range); whether a stone
+may go where its row puts it is the state's to say (`WindState.stone_refusal`, `light_refusal`,
+`fake_refusal`, `fake_sites`). Only what is invalid is dropped, with a message naming the row and
+column and saying what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ... import cells
+from ...cells import CellError, Problem, SubmitRow
+from ...game import Parsed
+from ...table import Column, TabSchema
+from . import rules, seating
+from .rules import POSITIONS
+from .state import Kind, Placement, Player, WindState, WindSubmission
+
+KINDS = tuple(k.value for k in Kind)
+KIND_ALIASES = {"real": "stone", "wind stone": "stone", "standard": "stone",
+                "dark": "fake", "fake stone": "fake", "power of dark": "fake"}
+
+SUBMIT_TAB = TabSchema("submit", (
+    Column("kind", "text", doc="stone: an ordinary wind stone from your hand (blank also means stone); "
+                               "fake: Power of Dark's fake stone (once a game)"),
+    Column("site", "text", doc=f"a ritual site (1 to {seating.SITES}) you sit at and have not used; one row per site"),
+    Column("position", "text", doc=f"1 to {POSITIONS}: 1 is the top of the circle, then clockwise"),
+    Column("stone", "text", doc=f"the power ({rules.MIN_POWER} to {rules.MAX_POWER}) of a stone from your hand; "
+                                "for a fake: its stated power"),
+    Column("light", "text", optional=True,
+           doc=f"Power of Light only: the stone's new power, {rules.MIN_POWER} to {rules.MAX_POWER}, up to "
+               f"{rules.LIGHT_REACH} away; blank: its own power"),
+), "One row per stone you place this round.")
+
+
+def parse(state: WindState, player: Player, rows: Sequence[SubmitRow]) -> Parsed[WindSubmission]:
+    problems: list[Problem] = []
+    stones: list[Placement] = []
+    fake: Placement | None = None
+    light_used = False
+    for row in rows:
+        kind = row.read("kind", lambda v: Kind.STONE if cells.is_blank(v) else Kind(cells.as_choice(
+            v, KINDS, "a kind", KIND_ALIASES)), problems)
+        if kind is None:
+            continue
+        values = {}
+        for column, lo, hi, what in (("site", 1, len(state.sites), "a site"),
+                                     ("position", 1, POSITIONS, "a position"),
+                                     ("stone", rules.MIN_POWER, rules.MAX_POWER, "a power")):
+            value = row.read(column, lambda v: cells.as_int(v, lo, hi, what), problems)
+            if value is not None:
+                values[column] = value
+        if len(values) < 3:
+            continue
+        site, position, power = values["site"], values["position"], values["stone"]
+        new_power = power
+        if not cells.is_blank(row.get("light")):
+            try:
+                new_power = cells.as_int(row.get("light"), rules.MIN_POWER, rules.MAX_POWER, "a power")
+            except CellError as e:
+                problems.append(row.problem("light", f"{e}; the stone is placed with its own power"))
+            else:
+                why = state.light_refusal(player, power, new_power, light_used, kind)
+                if why:
+                    problems.append(row.problem("light", f"{why}; the stone is placed with its own power"))
+                    new_power = power
+                else:
+                    light_used = new_power != power
+        if kind is Kind.FAKE:
+            why = state.fake_refusal(player, site, fake is not None)
+            if why:
+                problems.append(row.problem("kind", f"{why}; row dropped"))
+            else:
+                fake = Placement(site, position, 0, power)
+            continue
+        refusal = state.stone_refusal(player, site, power, stones)
+        if refusal:
+            column, why = refusal
+            problems.append(row.problem(column, f"{why}; row dropped"))
+            if new_power != power:
+                light_used = False
+            continue
+        stones.append(Placement(site, position, power, new_power))
+    if fake and fake.site not in state.fake_sites(player, [s.site for s in stones]):
+        problems.append(Problem(player, f"the fake stone cannot go to site {fake.site}, where your real "
+                                        "stone goes this round; fake dropped"))
+        fake = None
+    if not stones:
+        if rows:
+            problems.append(Problem(player, "no valid stone: nothing is placed this round and the "
+                                            "missed-round penalty applies"))
+        return Parsed(None, tuple(problems), "nothing")
+    submission = WindSubmission(tuple(stones), fake)
+    return Parsed(submission, tuple(problems), describe(submission))
+
+
+def describe(submission: WindSubmission) -> str:
+    """One line saying what counts."""
+    parts = [f"stone {s.from_hand}" + (f" (Light: power {s.power})" if s.power != s.from_hand else "")
+             + f" at site {s.site}, position {s.position}" for s in submission.stones]
+    if submission.fake:
+        parts.append(f"fake stone of power {submission.fake.power} at site {submission.fake.site}, "
+                     f"position {submission.fake.position}")
+    return "; ".join(parts)
+
+
+def submit_rows(submission: WindSubmission) -> list[dict]:
+    """How a submission is typed into the submit tab (the inverse of `parse`)."""
+    rows = [{"kind": Kind.STONE.value, "site": p.site, "position": p.position, "stone": p.from_hand,
+             "light": p.power if p.power != p.from_hand else None} for p in submission.stones]
+    if submission.fake:
+        f = submission.fake
+        rows.append({"kind": Kind.FAKE.value, "site": f.site, "position": f.position, "stone": f.power,
+                     "light": None})
+    return rows
