@@ -10,9 +10,8 @@ from sheets_host.cells import SubmitRow
 from sheets_host.engine import TEMPLATES
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
-from sheets_host.games.magicians_market.day import Bid, Gift, Orders
-from sheets_host.games.magicians_market.game import MarketState
 from sheets_host.games.magicians_market.rules import Sale
+from sheets_host.games.magicians_market.state import Bid, Gift, MarketState, MarketSubmission
 from sheets_host.play import bot_names, play_in_memory
 
 HEADER = ["action", "good", "to", "amount"]
@@ -38,7 +37,7 @@ def day(mm, state, **orders):
 
 
 def gen(*goods, extra=None, gifts=(), bid=None):
-    return Orders(tuple(goods), extra, tuple(gifts), bid)
+    return MarketSubmission(tuple(goods), extra, tuple(gifts), bid)
 
 
 def rows(player, *specs):
@@ -78,7 +77,7 @@ def test_prices_rise_no_higher_than_15(mm, mm_defaults):
 
 def test_a_missing_submission_generates_nothing_changes_no_price_and_bids_nothing(mm, mm_defaults):
     state = new(mm, mm_defaults, taste_rows=[])
-    assert mm.default(state, "Ada") == Orders()
+    assert mm.default(state, "Ada") == MarketSubmission()
     after = day(mm, state, Ada=mm.default(state, "Ada")).state
     d = after.history[0]
     assert d.operations.goods == state.now.goods and d.operations.prices == state.now.prices
@@ -330,7 +329,7 @@ def test_what_a_bot_types_parses_back_to_the_same_submission(mm, mm_defaults):
             for p, orders in subs.items():
                 typed = [SubmitRow(p, n, HEADER, r) for n, r in enumerate(mm.submit_rows(orders), start=2)]
                 parsed = mm.parse(state, p, typed)
-                assert parsed.problems == () and parsed.submission == (orders if orders != Orders() else None)
+                assert parsed.problems == () and parsed.submission == (orders if orders != MarketSubmission() else None)
             outcome = mm.resolve(state, subs, random.Random(0))
             assert not any("refused" in line for line in outcome.log)
             state = outcome.state

@@ -8,8 +8,8 @@ import pytest
 
 from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
-from sheets_host.games.magicians_market import game as market
-from sheets_host.games.magicians_market.day import Bid, Orders
+from sheets_host.games.magicians_market import tabs as market
+from sheets_host.games.magicians_market.state import Bid, MarketSubmission
 from sheets_host.play import BOT_NAMES, bot_states
 
 HEADER = ["action", "good", "to", "amount"]
@@ -72,7 +72,7 @@ def test_another_players_coins_never_reach_the_instructions_or_choices(mm, mm_de
     """Blaise wins Flavio's show alone with 3 coins or with 4: the public sees the same day, and only
     Blaise's coins differ."""
     start = mm.setup(SIX, 1, mm_defaults["config"], mm_defaults["data"])
-    one, other = (mm.resolve(start, {"Blaise": Orders(bid=Bid("Flavio", coins))}, random.Random(0)).state
+    one, other = (mm.resolve(start, {"Blaise": MarketSubmission(bid=Bid("Flavio", coins))}, random.Random(0)).state
                   for coins in (3, 4))
     assert one.now.coins["Blaise"] != other.now.coins["Blaise"]
     assert mm.public_view(one).keys() == mm.public_view(other).keys()

@@ -1,155 +1,55 @@
 """A day at the market: market operations, the magicians' shopping, the auction and the shows.
 
 `play_day` walks one day from the market at its start. The resolver calls it with the day's
-orders and lets the magicians' tastes decide the sales; `load` calls it with the sales recorded
-in the host book, so a host who edits the tastes mid-game changes the days to come, not the past.
-Parts that break a rule are refused (and reported), never applied.
+submissions (`next_day`) and lets the magicians' tastes decide the sales; `load` calls it with the
+sales recorded in the host book (`walk`), so a host who edits the tastes mid-game changes the days
+to come, not the past. Parts that break a rule are refused (and reported), never applied.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
 
 from . import rules
-from .rules import Payouts, Sale, Stock, Taste
+from .rules import Sale
+from .state import (Day, DayResult, Market, MarketState, MarketSubmission, Part, Player, Refusal, Settings,
+                    opening_market)
 
 
-@dataclass(frozen=True)
-class Gift:
-    to: str
-    good: str
-    count: int
+def walk(players: Sequence[Player], settings: Settings,
+         days: Sequence[Day]) -> tuple[tuple[DayResult, ...], list[tuple[int, Refusal]]]:
+    """Every day walked from the opening market, with what broke a rule on the way."""
+    market, results, refusals = opening_market(players, settings), [], []
+    for day in days:
+        yesterday = results[-1].sales if results else ()
+        result, refused = play_day(settings, market, day.number, dict(day.orders), yesterday, day.sales)
+        results.append(result)
+        refusals += [(day.number, r) for r in refused]
+        market = result.end
+    return tuple(results), refusals
 
 
-@dataclass(frozen=True)
-class Bid:
-    magician: str
-    coins: int
+def next_day(state: MarketState,
+             submissions: Mapping[Player, MarketSubmission | None]) -> tuple[MarketState, list[Refusal]]:
+    """The state once the day to play is played, and the parts of submissions the rules refused.
+    A player without a submission submitted `MarketSubmission()`: no goods, no price changes, no bid."""
+    s, number = state.settings, state.round
+    orders = {p: submissions.get(p) or MarketSubmission() for p in state.players}
+    yesterday = state.history[-1].sales if state.history else ()
+    result, refusals = play_day(s, state.now, number, orders, yesterday)
+    day = Day(number, tuple((p, result.orders[p]) for p in state.players), result.sales)
+    after = MarketState(state.players, state.days + (day,), s)
+    after.__dict__["walked"] = (state.history + (result,), [])  # the day just walked: no need to walk again
+    return after, refusals
 
 
-@dataclass(frozen=True)
-class Orders:
-    """A player's submission for a day. `Orders()` is a missing submission: no goods, no price
-    changes, no bid."""
-
-    generate: tuple[str, ...] = ()  # the three different goods named, or () for no generation
-    extra: str | None = None  # the extra good bought for coins
-    gifts: tuple[Gift, ...] = ()
-    bid: Bid | None = None
-
-
-@dataclass(frozen=True)
-class Magician:
-    name: str  # as used in tabs and bids
-    full_name: str
-    shops_first: bool  # The Strange: shops alone before the others arrive
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The game's numbers (config) and rules data (goods, magicians, tastes), as read."""
-
-    days: int
-    starting_coins: int
-    starting_goods: int
-    starting_price: int
-    lowest_price: int
-    highest_price: int
-    goods_generated: int
-    extra_cost: int
-    payouts: Payouts
-    goods: tuple[str, ...]
-    good_aliases: Mapping[str, str] = field(compare=False)  # other names players type -> good
-    magicians: tuple[Magician, ...] = ()
-    magician_aliases: Mapping[str, str] = field(compare=False, default_factory=dict)
-    tastes: tuple[Taste, ...] = ()
-    extra_token: str | None = None  # the richest player's extra Token of Life: its recipient
-    chosen_candidates: tuple[str, ...] = ()  # the host's order of tied Elimination Candidates
-
-    @cached_property
-    def magician_names(self) -> tuple[str, ...]:
-        return tuple(m.name for m in self.magicians)
-
-    @cached_property
-    def listed(self) -> dict[str, int]:
-        return {name: i for i, name in enumerate(self.magician_names)}
-
-    @cached_property
-    def waves(self) -> tuple[tuple[Taste, ...], ...]:
-        """Who shops together: the magicians who shop first, then the others."""
-        first = {m.name for m in self.magicians if m.shops_first}
-        return tuple(w for w in (tuple(t for t in self.tastes if t.magician in first),
-                                 tuple(t for t in self.tastes if t.magician not in first)) if w)
-
-    def nothing(self) -> dict[str, int]:
-        return {good: 0 for good in self.goods}
-
-
-@dataclass(frozen=True)
-class Market:
-    """Everything at one moment of a day: who holds which goods and coins, prices, what each
-    magician carries."""
-
-    goods: Mapping[str, Stock]
-    coins: Mapping[str, int]
-    prices: Stock
-    magicians: Mapping[str, Stock]
-
-
-def opening_market(players: Sequence[str], settings: Settings) -> Market:
-    """The market before day 1: one of each good and the starting coins each, every price at its start."""
-    return Market({p: {g: settings.starting_goods for g in settings.goods} for p in players},
-                  {p: settings.starting_coins for p in players},
-                  {g: settings.starting_price for g in settings.goods},
-                  {m: settings.nothing() for m in settings.magician_names})
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A part of a day's facts that breaks a rule: `index` is the gift of the player's or the sale
-    of the day it concerns."""
-
-    part: str  # "generate", "extra good", "gift" or "sale"
-    player: str
-    value: object  # what was refused, for the message
-    why: str
-    index: int = 0
-
-
-@dataclass(frozen=True)
-class DayResult:
-    number: int
-    orders: Mapping[str, Orders]  # as applied (refused parts removed)
-    start: Market
-    operations: Market  # after generation and gifts
-    sales: tuple[Sale, ...]
-    shopping: Market  # after the sales: prices lowered, sellers paid, magicians carrying
-    counted: Mapping[str, bool]  # bidder -> whether the bid counted (and was paid)
-    shows: Mapping[str, str | None]  # magician -> the player whose show it attended, or None
-    earned: Mapping[str, int]  # magician -> what its show earned its host
-    end: Market
-    notes: tuple[str, ...] = ()  # for the host's log
-
-    def gifts_received(self, player: str) -> dict[str, int]:
-        received: dict[str, int] = {}
-        for orders in self.orders.values():
-            for g in orders.gifts:
-                if g.to == player:
-                    received[g.good] = received.get(g.good, 0) + g.count
-        return received
-
-    def income(self, player: str) -> int:
-        return sum(s.sold * self.operations.prices[s.good] for s in self.sales if s.market == player)
-
-
-def play_day(settings: Settings, start: Market, number: int, orders: Mapping[str, Orders],
+def play_day(settings: Settings, start: Market, number: int, orders: Mapping[Player, MarketSubmission],
              yesterday: Sequence[Sale], sales: Sequence[Sale] | None = None) -> tuple[DayResult, list[Refusal]]:
     """One day from `start`. With `sales` None the magicians shop by their tastes; otherwise the
     recorded sales are checked against the stock and applied."""
     refusals: list[Refusal] = []
-    applied = {p: _market_operations(settings, start, p, orders.get(p, Orders()), refusals) for p in start.goods}
+    applied = {p: _market_operations(settings, start, p, orders.get(p, MarketSubmission()), refusals)
+               for p in start.goods}
     operations = _after_operations(settings, start, applied, refusals)
 
     notes: list[str] = []
@@ -187,37 +87,28 @@ def play_day(settings: Settings, start: Market, number: int, orders: Mapping[str
                      tuple(notes)), refusals
 
 
-def generation_problem(settings: Settings, goods: Sequence[str]) -> str | None:
-    if len(goods) != settings.goods_generated or len(set(goods)) != len(goods) or not set(goods) <= set(settings.goods):
-        return f"{settings.goods_generated} different goods (of {', '.join(settings.goods)})"
-    return None
-
-
-def _market_operations(settings: Settings, start: Market, player: str, o: Orders,
-                       refusals: list[Refusal]) -> Orders:
+def _market_operations(settings: Settings, start: Market, player: Player, o: MarketSubmission,
+                       refusals: list[Refusal]) -> MarketSubmission:
     """The player's orders with any part that breaks a rule refused (gifts are checked later,
     once every generation is known)."""
     generate, extra = o.generate, o.extra
-    if generate and generation_problem(settings, generate):
-        refusals.append(Refusal("generate", player, ", ".join(generate), generation_problem(settings, generate)))
+    if generate and settings.generation_problem(generate):
+        refusals.append(Refusal(Part.GENERATE, player, ", ".join(generate), settings.generation_problem(generate)))
         generate = ()
-    if extra is not None and start.coins[player] < settings.extra_cost:
-        refusals.append(Refusal("extra good", player, extra, f"a good bought for {settings.extra_cost} coins "
-                                                             f"({player} held {start.coins[player]})"))
+    if extra is not None and not start.affords_extra(player, settings):
+        refusals.append(Refusal(Part.EXTRA, player, extra, f"a good bought for {settings.extra_cost} coins "
+                                                           f"({player} held {start.coins[player]})"))
         extra = None
-    return Orders(generate, extra, o.gifts, o.bid)
+    return MarketSubmission(generate, extra, o.gifts, o.bid)
 
 
-def _after_operations(settings: Settings, start: Market, applied: dict[str, Orders],
+def _after_operations(settings: Settings, start: Market, applied: dict[Player, MarketSubmission],
                       refusals: list[Refusal]) -> Market:
     """Generation, then gifts: simultaneous, each only from what its giver held after generation."""
-    held = {p: dict(stock) for p, stock in start.goods.items()}
+    held = {p: start.after_generation(p, o.generate, o.extra) for p, o in applied.items()}
     coins = dict(start.coins)
     for player, o in applied.items():
-        for good in o.generate:
-            held[player][good] += 1
         if o.extra:
-            held[player][o.extra] += 1
             coins[player] -= settings.extra_cost
     goods = {p: dict(stock) for p, stock in held.items()}
     for player, o in applied.items():
@@ -225,18 +116,18 @@ def _after_operations(settings: Settings, start: Market, applied: dict[str, Orde
         kept = []
         for i, g in enumerate(o.gifts):
             if g.to == player:
-                refusals.append(Refusal("gift", player, g.count, "a gift to another player", i))
+                refusals.append(Refusal(Part.GIFT, player, g.count, "a gift to another player", i))
                 continue
             if given[g.good] + g.count > held[player][g.good]:
-                refusals.append(Refusal("gift", player, g.count, f"a gift from what {player} held after "
-                                                                 f"generation ({held[player][g.good]} {g.good})", i))
+                refusals.append(Refusal(Part.GIFT, player, g.count, f"a gift from what {player} held after "
+                                                               f"generation ({held[player][g.good]} {g.good})", i))
                 continue
             given[g.good] += g.count
             goods[player][g.good] -= g.count
             goods[g.to][g.good] += g.count
             kept.append(g)
         if len(kept) != len(o.gifts):
-            applied[player] = Orders(o.generate, o.extra, tuple(kept), o.bid)
+            applied[player] = MarketSubmission(o.generate, o.extra, tuple(kept), o.bid)
     prices = rules.raise_prices(start.prices, [o.generate for o in applied.values() if o.generate],
                                 settings.highest_price)
     return Market(goods, coins, prices, start.magicians)
@@ -247,10 +138,10 @@ def _checked_sales(operations: Market, sales: Sequence[Sale], refusals: list[Ref
     kept = []
     for i, s in enumerate(sales):
         if s.sold > s.wanted:
-            refusals.append(Refusal("sale", s.market, s.sold, f"at most the {s.wanted} wanted", i))
+            refusals.append(Refusal(Part.SALE, s.market, s.sold, f"at most the {s.wanted} wanted", i))
         elif left[s.market][s.good] < s.sold:
-            refusals.append(Refusal("sale", s.market, s.sold, f"a sale from the market's stock ({s.market} "
-                                                              f"had {left[s.market][s.good]} {s.good} left)", i))
+            refusals.append(Refusal(Part.SALE, s.market, s.sold, f"a sale from the market's stock ({s.market} "
+                                                            f"had {left[s.market][s.good]} {s.good} left)", i))
         else:
             left[s.market][s.good] -= s.sold
             kept.append(s)
