@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from ...drawing import Canvas
 from .colours import BACKGROUND, COLOURS, EMPTY, INK, MUTED, SHADOW, STAR_FILL
 from .rules import LAYERS, POSITIONS, SIDE, Corner, Piece, Position, Type
+from .state import PyramidState
 
 WIDTH, HEIGHT = 1180, 540
 TOP_CELL = 64  # a cell in the view from the top
@@ -113,3 +114,11 @@ def draw_pyramid(pyramid: Mapping[Position, Piece], title: str, offers: Mapping[
     _layers(canvas, pyramid)
     _offers(canvas, offers or {})
     return canvas.png()
+
+
+def draw_state(state: PyramidState, title: str) -> bytes:
+    """The announcement's picture: the pyramid after the day just resolved, and the pieces on offer
+    for the next construction stage (none once the game is over)."""
+    heading = f"{title}: " + ("final pyramid" if state.over else f"after day {state.days}")
+    offers = {} if state.over else {m.title: p for m, p in state.offers().items()}
+    return draw_pyramid(state.ledger.pyramid, heading, offers)

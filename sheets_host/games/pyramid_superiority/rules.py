@@ -69,6 +69,7 @@ class Corner(Enum):
 CLOCKWISE = (Corner.TOP_LEFT, Corner.TOP_RIGHT, Corner.BOTTOM_RIGHT, Corner.BOTTOM_LEFT)
 _INDEX = {c: i for i, c in enumerate(Corner)}  # tables: enum lookups are slow in the simulator
 _TURNED = {c: tuple(CLOCKWISE[(CLOCKWISE.index(c) + k) % 4] for k in range(4)) for c in Corner}
+CORNERS = tuple(c.value for c in Corner)  # their names, as tabs and submissions spell them
 
 
 @dataclass(frozen=True)
