@@ -24,9 +24,10 @@ from ..layout import TabLayout, lay_out
 from . import rows_from_frame
 from .ooxml import (CT_COMMENTS, CT_VML, CT_WORKSHEET, DOC_REL, PKG_REL, _Package, _relative, _rels_part, _root_ok,
                     _Sheet, _Unsupported, _Workbook)
-from .ooxml_tabs import (_FORMULA, LISTS_TAB, _append_xml, _cell, _comments, _last_row, _Lists, _lists_layout,
-                         _long_int, _protected, _protection, _protection_element, _Render, _render, _selected, _Styles,
-                         _Values, _vml)
+from .ooxml_render import _comments, _protection_element, _Render, _render, _vml
+from .ooxml_styles import _Styles
+from .ooxml_tabs import (_FORMULA, LISTS_TAB, _append_xml, _cell, _last_row, _Lists, _lists_layout, _long_int,
+                         _protected, _protection, _selected, _Values)
 
 
 class XlsxEditing:
