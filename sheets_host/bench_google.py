@@ -1,5 +1,6 @@
 """`sheets-host bench GAME --google`: a whole bot game on the local fake of the Google Sheets API
-(`sheets_host.fake_google`), counting what each command sends to each spreadsheet.
+(`sheets_host.fake_google`), counting what each command sends to each spreadsheet (`run`), and
+that count as text (`report_lines`).
 
 Google allows 60 requests a minute per user and recommends request bodies of at most 2 MB, so
 what matters is the number of requests per spreadsheet per command (the floor is one read and one
@@ -175,3 +176,58 @@ def _report(game, players: int, seed: int, played: int, roles: dict[str, str],
                                   "last_round_resolve": rows[-1]["largest_resolve_bytes"] if rows else 0,
                                   "google_limit": GOOGLE_LIMIT_BYTES},
     }
+
+
+def report_lines(data: dict) -> list[str]:
+    """The report of `run` as text: requests per book per command (the players' books
+    as one row), then each round, then the largest requests."""
+    commands = list(data["requests"]["floor"])
+    books = {role: counts for role, counts in data["requests"].items() if role != "floor"}
+    players = [counts for role, counts in books.items() if role.startswith("player:")]
+
+    def span(values):
+        low, high = min(values), max(values)
+        return low if low == high else f"{low}-{high}"
+
+    rows = [{"book": "floor", **data["requests"]["floor"]}]
+    rows += [{"book": role, **counts} for role, counts in books.items() if role in ("host", "public")]
+    if players:
+        rows.append({"book": f"each player's ({len(players)})", **{c: span([p[c] for p in players]) for c in commands}})
+    rows += [{"book": role, **counts} for role, counts in books.items()
+             if role not in ("host", "public") and not role.startswith("player:")]
+    lines = [(f"{data['game']}: {data['players']} players, {data['rounds']} rounds, {data['books']} spreadsheets, "
+              f"seed {data['seed']}, on a local fake of the Google Sheets API"), "",
+             "Requests to each spreadsheet, the most in one run of each command:"]
+    lines += _table(rows, "  ")
+    lines.append("  " + ("every spreadsheet at the floor" if data["at_floor"] else
+                         "ABOVE THE FLOOR: some spreadsheet gets more requests than the floor"))
+    lines += ["", "Each round (requests in all; bytes of the largest request, and of the largest reply):"]
+    lines += _table([{"round": r["round"], "status": r["status_requests"], "check": r["check_requests"],
+                      "resolve": r["resolve_requests"], "most to one book": r["most_per_book"],
+                      "check bytes": r["largest_check_bytes"], "resolve bytes": r["largest_resolve_bytes"],
+                      "to": r["largest_resolve_book"], "reply bytes": r["largest_reply_bytes"]}
+                     for r in data["per_round"]], "  ")
+    largest = data["largest_request_bytes"]
+    lines += ["", "Largest request: " + ", ".join(f"{c} {largest[c]:,} bytes" for c in commands if c in largest)
+              + f"; resolve in round 1 {largest['first_round_resolve']:,}, in the last round "
+                f"{largest['last_round_resolve']:,} (Google recommends at most {largest['google_limit']:,})"]
+    return lines
+
+
+def _table(rows: list[dict], indent: str) -> list[str]:
+    """
+    >>> print("\\n".join(_table([{"command": "new", "requests": 12}, {"command": "resolve", "requests": 3}], "")))
+    command  requests
+    new            12
+    resolve         3
+    """
+    columns = list(dict.fromkeys(k for r in rows for k in r))
+    cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) is None for r in rows) for c in columns]
+
+    def line(values):
+        return indent + "  ".join(v.rjust(w) if n else v.ljust(w)
+                                  for v, w, n in zip(values, widths, numeric)).rstrip()
+
+    return [line(columns)] + [line(row) for row in cells]

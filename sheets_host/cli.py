@@ -17,6 +17,7 @@ from typing import Optional
 
 import typer
 
+from .cli_settings import expected, parse_settings, player_span, setting_columns
 from .errors import SheetsHostError
 from .games import names as game_names
 
@@ -80,40 +81,6 @@ def _players(spec: str) -> tuple[list[str], dict[str, str]]:
     return players, emails
 
 
-def _setting_columns(game) -> list:
-    """The settings `--set` takes for `game`: the game's, then the engine's (but game and seed,
-    which have their own arguments)."""
-    from .host import ENGINE_SETTINGS
-
-    return list(game.settings) + [c for c in ENGINE_SETTINGS if c.name not in ("game", "seed")]
-
-
-def _settings(game_name: str, items: list[str]) -> dict[str, str]:
-    """`--set key=value` items as a dict; an item without '=', an unknown key, or game or seed
-    (which have their own arguments) is an error naming the settings there are."""
-    if not items:
-        return {}
-    from .games import get_game
-
-    game = get_game(game_name)
-    known = {c.name.casefold(): c.name for c in _setting_columns(game)}
-    allowed = (f"{game.name} settings: {', '.join(known.values())} "
-               f"(sheets-host games {game.name} shows their defaults and meaning)")
-    settings = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        key = " ".join(key.split())
-        if not eq:
-            raise SheetsHostError(f"--set {item!r} has no '=': write --set \"{key}=VALUE\"; {allowed}")
-        if key.casefold() in ("game", "seed"):
-            raise SheetsHostError(f"--set {item!r}: the {key.casefold()} is given by "
-                                  f"{'--seed' if key.casefold() == 'seed' else 'the GAME argument'}, not --set")
-        if key.casefold() not in known:
-            raise SheetsHostError(f"--set {item!r}: unknown setting {key!r}; {allowed}")
-        settings[known[key.casefold()]] = value.strip()
-    return settings
-
-
 @app.command()
 @_friendly
 def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
@@ -137,7 +104,7 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
     from . import engine
 
     names, emails = _players(players)
-    settings = _settings(game, setting)
+    settings = parse_settings(game, setting)
     options = {}
     if (backend and backend.value == "gsheets"):
         options = {"folder": folder}
@@ -443,63 +410,8 @@ def _bench_google(game: str, players: int | None, rounds: int | None, seed: int,
     if as_json:
         typer.echo(json.dumps(data, indent=2, default=str))
         return
-    for line in _google_lines(data):
+    for line in bench_google.report_lines(data):
         typer.echo(line)
-
-
-def _google_lines(data: dict) -> list[str]:
-    """The report of `bench_google.run` as text: requests per book per command (the players' books
-    as one row), then each round, then the largest requests."""
-    commands = list(data["requests"]["floor"])
-    books = {role: counts for role, counts in data["requests"].items() if role != "floor"}
-    players = [counts for role, counts in books.items() if role.startswith("player:")]
-
-    def span(values):
-        low, high = min(values), max(values)
-        return low if low == high else f"{low}-{high}"
-
-    rows = [{"book": "floor", **data["requests"]["floor"]}]
-    rows += [{"book": role, **counts} for role, counts in books.items() if role in ("host", "public")]
-    if players:
-        rows.append({"book": f"each player's ({len(players)})", **{c: span([p[c] for p in players]) for c in commands}})
-    rows += [{"book": role, **counts} for role, counts in books.items()
-             if role not in ("host", "public") and not role.startswith("player:")]
-    lines = [(f"{data['game']}: {data['players']} players, {data['rounds']} rounds, {data['books']} spreadsheets, "
-              f"seed {data['seed']}, on a local fake of the Google Sheets API"), "",
-             "Requests to each spreadsheet, the most in one run of each command:"]
-    lines += _table(rows, "  ")
-    lines.append("  " + ("every spreadsheet at the floor" if data["at_floor"] else
-                         "ABOVE THE FLOOR: some spreadsheet gets more requests than the floor"))
-    lines += ["", "Each round (requests in all; bytes of the largest request, and of the largest reply):"]
-    lines += _table([{"round": r["round"], "status": r["status_requests"], "check": r["check_requests"],
-                      "resolve": r["resolve_requests"], "most to one book": r["most_per_book"],
-                      "check bytes": r["largest_check_bytes"], "resolve bytes": r["largest_resolve_bytes"],
-                      "to": r["largest_resolve_book"], "reply bytes": r["largest_reply_bytes"]}
-                     for r in data["per_round"]], "  ")
-    largest = data["largest_request_bytes"]
-    lines += ["", "Largest request: " + ", ".join(f"{c} {largest[c]:,} bytes" for c in commands if c in largest)
-              + f"; resolve in round 1 {largest['first_round_resolve']:,}, in the last round "
-                f"{largest['last_round_resolve']:,} (Google recommends at most {largest['google_limit']:,})"]
-    return lines
-
-
-def _table(rows: list[dict], indent: str) -> list[str]:
-    """
-    >>> print("\\n".join(_table([{"command": "new", "requests": 12}, {"command": "resolve", "requests": 3}], "")))
-    command  requests
-    new            12
-    resolve         3
-    """
-    columns = list(dict.fromkeys(k for r in rows for k in r))
-    cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) is None for r in rows) for c in columns]
-
-    def line(values):
-        return indent + "  ".join(v.rjust(w) if n else v.ljust(w)
-                                  for v, w, n in zip(values, widths, numeric)).rstrip()
-
-    return [line(columns)] + [line(row) for row in cells]
 
 
 @app.command(short_help="Replay a game from its host book's log into new books.")
@@ -531,34 +443,22 @@ def list_games(game: Optional[str] = typer.Argument(None, metavar="GAME", help="
     if game is None:
         for name in game_names():
             g = get_game(name)
-            typer.echo(f"{name}: {g.title} ({_span(g)} players)")
+            typer.echo(f"{name}: {g.title} ({player_span(g)} players)")
         typer.echo("\nSettings of a game: sheets-host games GAME")
         return
     from . import engine
 
     g = get_game(game)
     defaults = engine.template(g)[1]
-    typer.echo(f"{g.name}: {g.title}, {_span(g)} players"
+    typer.echo(f"{g.name}: {g.title}, {player_span(g)} players"
                + (f" ({g.default_players} in the rule text)" if g.default_players else "") + ".")
     typer.echo(f"\nSettings and their defaults; change one with: sheets-host new {g.name} FOLDER "
                "--players A,B,... --set \"key=value\"\n")
-    for column in _setting_columns(g):
+    for column in setting_columns(g):
         default = defaults.get(column.name, "")
         typer.echo(f"  {column.name} = {default if default.strip() else '(blank)'}")
         about = column.doc + ("." if column.doc and not column.doc.endswith(".") else "")
-        typer.echo(f"      {about} {_expected(column)}".rstrip())
-
-
-def _span(g) -> str:
-    return f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
-
-
-def _expected(column) -> str:
-    """What a setting's value must be, as a sentence ('' for any text that may not be blank)."""
-    if column.kind == "text":
-        return "May be blank." if column.optional else ""
-    what = "one of the players" if column.kind == "player" else column.expected()
-    return what[0].upper() + what[1:] + (", or blank." if column.optional else ".")
+        typer.echo(f"      {about} {expected(column)}".rstrip())
 
 
 if __name__ == "__main__":  # python -m sheets_host.cli, as bench runs it in a fresh process

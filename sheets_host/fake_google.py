@@ -39,25 +39,10 @@ from requests.structures import CaseInsensitiveDict
 
 from .backends.gsheets import GoogleBackend
 from .backends.gsheets_client import RetryingHTTPClient
-from .fake_google_batch import (
-    BatchUpdates,
-    FakeFile,
-    FakeSheet,
-    GoogleError,
-    cell_index,
-    cell_name,
-    effective_value,
-    formatted_value,
-    masked,
-    parse_mask,
-    parse_range,
-    raw,
-    set_cell,
-    sheet_name,
-    snapshot,
-    spreadsheet_resource,
-    wants,
-)
+from .fake_google_batch import BatchUpdates
+from .fake_google_cells import effective_value, formatted_value, raw, set_cell, spreadsheet_resource
+from .fake_google_model import (FakeFile, FakeSheet, GoogleError, cell_index, cell_name, masked, parse_mask,
+                                parse_range, sheet_name, snapshot, wants)
 from .google_discovery import check_request
 
 __all__ = ["Call", "FakeFile", "FakeGoogle", "FakeSheet", "GoogleError", "fake_backend"]

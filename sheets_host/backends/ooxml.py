@@ -1,6 +1,6 @@
 """The parts of an .xlsx file as text: XML escaping and attributes, the zip package and its
 relationships, the workbook part (its sheet list). Edited as text so that every part the
-offline backend does not rewrite is kept byte for byte (see `backends.xlsx`)."""
+offline backend does not rewrite is kept byte for byte (see `backends.xlsx_edit`)."""
 
 from __future__ import annotations
 
