@@ -31,7 +31,7 @@ from sheets_host.games import get_game
 from sheets_host.games.magicians_market.read import ACTION_ALIASES, ACTIONS
 from sheets_host.games.pyramid_superiority.read import CORNER_NAMES, PIECE_NAMES, POSITION_NAMES, ROW_KINDS
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, CORNERS
-from sheets_host.games.spirit_chain.game import NO_WORDS, YES_WORDS, _times
+from sheets_host.games.spirit_chain.read import NO_WORDS, YES_WORDS, _times
 from sheets_host.games.wind_guide_me.read import KIND_ALIASES
 from sheets_host.play import bot_names, default_settings
 from sheets_host.table import KINDS, Column, TabSchema

@@ -15,7 +15,8 @@ from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors, SheetsHostError
 from sheets_host.game import rng_for
 from sheets_host.games import get_game
-from sheets_host.games.spirit_chain.game import SUBMIT_TAB, Duel, Move, Phase, blank
+from sheets_host.games.spirit_chain.read import SUBMIT_TAB
+from sheets_host.games.spirit_chain.state import Phase, SpiritChainState, SpiritChainSubmission, blank
 from sheets_host.games.spirit_chain.rules import Upgrade
 from sheets_host.play import default_settings, demo, play_in_memory, simulate
 
@@ -27,11 +28,11 @@ PLAYERS = ["Ada", "Blaise"]
 HEADER = SUBMIT_TAB.header
 
 
-def setup(seed=1, **config) -> Duel:
+def setup(seed=1, **config) -> SpiritChainState:
     return GAME.setup(PLAYERS, seed, {**DEFAULTS["config"], **config}, DEFAULTS["data"])
 
 
-def at(state: Duel, phase: Phase, decks=({}, {}), **changes) -> Duel:
+def at(state: SpiritChainState, phase: Phase, decks=({}, {}), **changes) -> SpiritChainState:
     """`state` moved to `phase` of its cycle with these decks (the auction lot closed when past it)."""
     lots = state.lots if phase is Phase.AUCTION else tuple(
         replace(lot, result="tie") if lot.result == "open" else lot for lot in state.lots)
@@ -89,18 +90,18 @@ def test_the_announcement_and_both_views_say_which_phase_is_open():
 def test_bids_are_read_blank_as_zero():
     s = setup()
     parsed = GAME.parse(s, "Ada", rows("Ada", bids(" 12 ", None, "three", 0, "7.0")))
-    assert parsed.problems == () and parsed.submission == Move(Phase.AUCTION, bids=(12, 0, 3, 0, 7))
+    assert parsed.problems == () and parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(12, 0, 3, 0, 7))
 
 
 def test_bids_totalling_more_than_the_lights_are_invalid_listed_and_count_as_no_bids():
     s = replace(setup(), lights=(40, 130))
     parsed = GAME.parse(s, "Ada", rows("Ada", bids(30, 11)))
     assert "bids total 41, more than your 40 lights: this submission is invalid" in parsed.problems[0].message
-    assert parsed.submission is None and GAME.default(s, "Ada") == Move(Phase.AUCTION, bids=(0,) * 5)
-    after = play(s, [GAME.default(s, "Ada"), Move(Phase.AUCTION, bids=(1, 0, 0, 0, 0))])
+    assert parsed.submission is None and GAME.default(s, "Ada") == SpiritChainSubmission(Phase.AUCTION, bids=(0,) * 5)
+    after = play(s, [GAME.default(s, "Ada"), SpiritChainSubmission(Phase.AUCTION, bids=(1, 0, 0, 0, 0))])
     assert after.lights == (40, 129) and after.decks[0] == {}
     exactly = GAME.parse(s, "Ada", rows("Ada", bids(30, 10)))  # all of one's lights: allowed
-    assert exactly.problems == () and exactly.submission == Move(Phase.AUCTION, bids=(30, 10, 0, 0, 0))
+    assert exactly.problems == () and exactly.submission == SpiritChainSubmission(Phase.AUCTION, bids=(30, 10, 0, 0, 0))
 
 
 def test_bad_bid_cells_name_row_column_and_what_is_allowed():
@@ -115,7 +116,7 @@ def test_bad_bid_cells_name_row_column_and_what_is_allowed():
 def test_the_higher_bid_wins_pays_its_bid_and_the_loser_is_refunded():
     s = setup()
     lot = [lot.card for lot in s.open_lot()]
-    after = play(s, [Move(Phase.AUCTION, bids=(10, 0, 5, 0, 0)), Move(Phase.AUCTION, bids=(4, 0, 5, 0, 9))])
+    after = play(s, [SpiritChainSubmission(Phase.AUCTION, bids=(10, 0, 5, 0, 0)), SpiritChainSubmission(Phase.AUCTION, bids=(4, 0, 5, 0, 9))])
     assert after.lights == (120, 121)
     assert after.decks[0] == Counter({lot[0]: 1}) and after.decks[1] == Counter({lot[4]: 1})
     results = [(lot.result, lot.winner, lot.price) for lot in after.lots]
@@ -124,8 +125,8 @@ def test_the_higher_bid_wins_pays_its_bid_and_the_loser_is_refunded():
 
 def test_winning_bids_and_ties_are_public_and_losing_bids_are_not():
     s = setup()
-    one = play(s, [Move(Phase.AUCTION, bids=(10, 0, 5, 0, 0)), Move(Phase.AUCTION, bids=(4, 0, 5, 0, 9))])
-    two = play(s, [Move(Phase.AUCTION, bids=(10, 7, 5, 0, 8)), Move(Phase.AUCTION, bids=(0, 7, 5, 0, 9))])
+    one = play(s, [SpiritChainSubmission(Phase.AUCTION, bids=(10, 0, 5, 0, 0)), SpiritChainSubmission(Phase.AUCTION, bids=(4, 0, 5, 0, 9))])
+    two = play(s, [SpiritChainSubmission(Phase.AUCTION, bids=(10, 7, 5, 0, 8)), SpiritChainSubmission(Phase.AUCTION, bids=(0, 7, 5, 0, 9))])
     text = GAME.announcement(s, one)
     assert "won by Ada for 10" in text and "won by Blaise for 9" in text and "tied bids: nobody wins it" in text
     # Non-interference: other losing bids, same winners and prices: the same public view and announcement.
@@ -145,7 +146,7 @@ def upgrade(text, decks, player="Ada", **changes):
 
 def test_a_player_with_an_available_upgrade_answers_no_or_yes():
     deck = {"EARTH I": 3, "FIRE I": 6}
-    assert upgrade("No.", (deck, {})).submission == Move(Phase.UPGRADES)
+    assert upgrade("No.", (deck, {})).submission == SpiritChainSubmission(Phase.UPGRADES)
     yes = upgrade("yes", (deck, {})).submission
     assert [u.target for u in yes.upgrades] == ["EARTH II", "FIRE II", "FIRE II", "FIRE III"]
 
@@ -210,12 +211,12 @@ def test_a_blank_upgrade_cell_is_no_answer():
 
 
 def test_don_t_upgrade_with_a_curly_apostrophe_is_no():
-    assert upgrade("Don’t upgrade", ({"EARTH I": 3}, {})).submission == Move(Phase.UPGRADES)
+    assert upgrade("Don’t upgrade", ({"EARTH I": 3}, {})).submission == SpiritChainSubmission(Phase.UPGRADES)
 
 
 def test_a_player_without_an_available_upgrade_need_not_answer():
     s = at(setup(), Phase.UPGRADES, ({"EARTH I": 2}, {}))
-    assert GAME.upgrades_due(s, 0) == []
+    assert s.upgrades_due(0) == []
     assert GAME.parse(s, "Ada", []).submission is None  # the default: no upgrade, no reserve spent
     refused = GAME.parse(s, "Ada", rows("Ada", {"upgrade": "EARTH II"}))
     assert "no upgrade is available to you (your spirits: EARTH I x2)" in refused.problems[0].message
@@ -224,14 +225,14 @@ def test_a_player_without_an_available_upgrade_need_not_answer():
 def test_upgrades_change_only_the_deck_of_their_player():
     s = at(setup(), Phase.UPGRADES, ({"EARTH I": 4}, {"EARTH I": 3}))
     made = GAME.parse(s, "Ada", rows("Ada", {"upgrade": "earth ii"})).submission
-    after = play(s, [made, Move(Phase.UPGRADES)])
+    after = play(s, [made, SpiritChainSubmission(Phase.UPGRADES)])
     assert after.decks == (Counter({"EARTH II": 1, "EARTH I": 1}), Counter({"EARTH I": 3}))
     assert after.phase is Phase.SLOTS
 
 
 def test_imprisoned_spirits_cannot_be_upgraded():
     s = at(setup(), Phase.UPGRADES, ({"EARTH I": 3}, {}), locked=(Counter({"EARTH I": 1}), Counter()))
-    assert GAME.upgrades_due(s, 0) == []
+    assert s.upgrades_due(0) == []
 
 
 # ---- slots and the summoning --------------------------------------------------------------------
@@ -240,7 +241,7 @@ def test_imprisoned_spirits_cannot_be_upgraded():
 def test_slots_take_cards_of_the_deck_each_copy_once_and_may_be_empty():
     s = at(setup(), Phase.SLOTS, ({"FIRE I": 2, "SMITE": 1}, {}))
     parsed = GAME.parse(s, "Ada", rows("Ada", slots("Will-o'-the-wisp", "empty", "rank I fire")))
-    assert parsed.submission == Move(Phase.SLOTS, slots=("FIRE I", None, "FIRE I"))
+    assert parsed.submission == SpiritChainSubmission(Phase.SLOTS, slots=("FIRE I", None, "FIRE I"))
     three = GAME.parse(s, "Ada", rows("Ada", slots("fire i", "FIRE 1", "fire I")))
     assert "you have 2 FIRE I, already in another slot (you may play: FIRE I x2, SMITE)" in three.problems[0].message
     assert GAME.parse(s, "Ada", rows("Ada", slots(None, None, "smite"))).submission.slots == (None, None, "SMITE")
@@ -260,11 +261,11 @@ def test_a_row_with_only_a_time_is_not_a_submission():
     # A stray row with a time alone must not replace real bids or slots with "nothing".
     s = setup()
     auction = GAME.parse(s, "Ada", rows("Ada", bids(9), {"submitted at": "2026-11-22 12:00:05"}))
-    assert auction.submission == Move(Phase.AUCTION, bids=(9, 0, 0, 0, 0))
+    assert auction.submission == SpiritChainSubmission(Phase.AUCTION, bids=(9, 0, 0, 0, 0))
     assert "row 3, column 'bid 1' (B): no bid is filled" in str(auction.problems[0])
     summoning = at(s, Phase.SLOTS, ({"FIRE I": 1}, {}))
     parsed = GAME.parse(summoning, "Ada", rows("Ada", slots("FIRE I"), {"submitted at": "2026-11-22 12:00:05"}))
-    assert parsed.submission == Move(Phase.SLOTS, slots=("FIRE I", None, None))
+    assert parsed.submission == SpiritChainSubmission(Phase.SLOTS, slots=("FIRE I", None, None))
     assert "row 3, column 'slot 1' (H): no slot is filled" in str(parsed.problems[0])
 
 
@@ -278,8 +279,8 @@ def test_a_row_filling_another_phase_s_columns_does_not_count():
 
 def test_a_summoning_updates_lights_decks_history_and_locks():
     s = at(setup(), Phase.SLOTS, ({"FIRE II": 1, "IMPRISON": 1, "SMITE": 1}, {"FIRE I": 1, "EARTH II": 1}))
-    after = play(s, [Move(Phase.SLOTS, slots=("FIRE II", "IMPRISON", "SMITE")),
-                     Move(Phase.SLOTS, slots=("FIRE I", "EARTH II", None))])
+    after = play(s, [SpiritChainSubmission(Phase.SLOTS, slots=("FIRE II", "IMPRISON", "SMITE")),
+                     SpiritChainSubmission(Phase.SLOTS, slots=("FIRE I", "EARTH II", None))])
     # FIRE I is destroyed by FIRE II; EARTH II (damage 7; shield 8) is imprisoned but acts: Ada takes 7,
     # Blaise takes 13 + 12 - 8. IMPRISON worked, so it is used up, like SMITE.
     assert after.lights == (123, 113)
@@ -297,7 +298,7 @@ def test_locks_last_one_summoning():
 
 def test_the_duel_ends_after_a_summoning_that_empties_a_lantern():
     s = at(setup(), Phase.SLOTS, ({"FIRE I": 1}, {}), lights=(50, 6))
-    after = play(s, [Move(Phase.SLOTS, slots=("FIRE I", None, None)), blank(Phase.SLOTS)])
+    after = play(s, [SpiritChainSubmission(Phase.SLOTS, slots=("FIRE I", None, None)), blank(Phase.SLOTS)])
     assert GAME.is_over(after) and after.winner() == (0, "lights remaining") and after.open_lot() == []
     table = GAME.standings(after)
     assert list(table["player"]) == ["Ada", "Blaise"] and table.iloc[0]["result"] == "winner: lights remaining"
@@ -306,10 +307,10 @@ def test_the_duel_ends_after_a_summoning_that_empties_a_lantern():
 
 def test_spending_every_light_in_an_auction_does_not_end_the_duel_before_the_summoning():
     s = setup()
-    after = play(s, [Move(Phase.AUCTION, bids=(130, 0, 0, 0, 0)), blank(Phase.AUCTION)])
+    after = play(s, [SpiritChainSubmission(Phase.AUCTION, bids=(130, 0, 0, 0, 0)), blank(Phase.AUCTION)])
     assert after.lights == (0, 130) and not GAME.is_over(after)
     healed = at(after, Phase.SLOTS, ({"MEND": 1}, {}))
-    assert not GAME.is_over(play(healed, [Move(Phase.SLOTS, slots=("MEND", None, None)), blank(Phase.SLOTS)]))
+    assert not GAME.is_over(play(healed, [SpiritChainSubmission(Phase.SLOTS, slots=("MEND", None, None)), blank(Phase.SLOTS)]))
     assert GAME.is_over(play(at(after, Phase.SLOTS), [blank(Phase.SLOTS)] * 2))
 
 
@@ -397,7 +398,7 @@ def frames_equal(a, b):
     return a.keys() == b.keys() and all(a[k].equals(b[k]) for k in a)
 
 
-def secret_twin(state: Duel, seat: int) -> Duel:
+def secret_twin(state: SpiritChainState, seat: int) -> SpiritChainState:
     """The same public information with one player's secrets changed: deck, locks and reserve."""
     decks, locked, reserve = list(state.decks), list(state.locked), list(state.reserve)
     decks[seat] = Counter({"WIND IV": 2, "MEND": 1, **dict(decks[seat])})
@@ -433,7 +434,7 @@ def test_each_player_s_inventory_is_in_their_own_view_every_round():
 
 def test_played_cards_and_lights_are_public_after_each_summoning():
     s = at(setup(), Phase.SLOTS, ({"FIRE II": 1}, {"EARTH I": 1}))
-    after = play(s, [Move(Phase.SLOTS, slots=(None, "FIRE II", None)), Move(Phase.SLOTS, slots=(None, "EARTH I", None))])
+    after = play(s, [SpiritChainSubmission(Phase.SLOTS, slots=(None, "FIRE II", None)), SpiritChainSubmission(Phase.SLOTS, slots=(None, "EARTH I", None))])
     table = GAME.public_view(after)["summonings"]
     assert table.iloc[1].tolist() == [1, 2, "FIRE II", "resolved", "EARTH I", "negated"]
     assert table.iloc[3].tolist() == [1, "lights after", 130, "", 117, ""]
@@ -444,7 +445,7 @@ def test_played_cards_and_lights_are_public_after_each_summoning():
 def test_the_picture_is_drawn_after_each_summoning_only():
     s = at(setup(), Phase.SLOTS, ({"FIRE II": 1}, {}))
     assert GAME.picture(setup()) is None and GAME.picture(s) is None
-    png = GAME.picture(play(s, [Move(Phase.SLOTS, slots=("FIRE II", None, None)), blank(Phase.SLOTS)]))
+    png = GAME.picture(play(s, [SpiritChainSubmission(Phase.SLOTS, slots=("FIRE II", None, None)), blank(Phase.SLOTS)]))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
 

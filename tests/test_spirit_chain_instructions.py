@@ -11,7 +11,8 @@ from sheets_host.cells import SubmitRow, fold
 from sheets_host.play import bot_states
 from sheets_host.games.spirit_chain import colours
 from sheets_host.games.spirit_chain.cards import Element
-from sheets_host.games.spirit_chain.game import SUBMIT_TAB, Phase
+from sheets_host.games.spirit_chain.read import SUBMIT_TAB
+from sheets_host.games.spirit_chain.state import Phase
 from sheets_host.layout import tint
 
 from .test_spirit_chain_game import DEFAULTS, GAME, PLAYERS, setup

@@ -12,7 +12,7 @@ from sheets_host.engine import TEMPLATES
 from sheets_host.errors import SchemaErrors
 from sheets_host.games import get_game
 from sheets_host.games.spirit_chain.cards import Card, Effect, Element, Rank, parse_effect, read_cards
-from sheets_host.games.spirit_chain.game import CARDS_TAB
+from sheets_host.games.spirit_chain.tabs import CARDS_TAB
 from sheets_host.games.spirit_chain.rules import (Fate, Sale, apply_upgrades, auction, available_upgrades,
                                                   clash, death_match_winner, elemental_evaluation, summon,
                                                   upgrade_problem, upgrade_to)

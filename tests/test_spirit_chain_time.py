@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 from sheets_host.game import Window
-from sheets_host.games.spirit_chain.game import Move, Phase, blank
+from sheets_host.games.spirit_chain.state import Phase, SpiritChainSubmission, blank
 
 from .test_spirit_chain_game import GAME, at, bids, play, rows, setup, slots
 
@@ -30,7 +30,7 @@ def test_the_latest_valid_submission_within_the_window_counts():
     parsed = GAME.parse(s, "Ada", rows("Ada", bids(1, **{"submitted at": stamp(70)}),
                                        bids(2, **{"submitted at": stamp(10)}),
                                        bids(3, **{"submitted at": stamp(80)})), window(300))
-    assert parsed.submission == Move(Phase.AUCTION, bids=(1, 0, 0, 0, 0))
+    assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(1, 0, 0, 0, 0))
     assert parsed.kept.startswith("row 2, within the 75 s window: bids")
 
 
@@ -38,7 +38,7 @@ def test_without_one_in_the_window_the_earliest_valid_one_in_reserve_counts_and_
     s = setup()
     parsed = GAME.parse(s, "Ada", rows("Ada", bids(4, **{"submitted at": stamp(150)}),
                                        bids(5, **{"submitted at": stamp(100)})), window(300))
-    assert parsed.submission == Move(Phase.AUCTION, bids=(5, 0, 0, 0, 0), reserve_used=1)
+    assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(5, 0, 0, 0, 0), reserve_used=1)
     assert "row 3, in reserve time, 25 s after the window, 1 period" in parsed.kept
 
 
@@ -53,7 +53,7 @@ def test_ten_periods_of_30_s_are_five_minutes_of_reserve():
     s = setup()
     assert s.reserve == (10, 10)
     last = GAME.parse(s, "Ada", rows("Ada", bids(1, **{"submitted at": stamp(75 + 300)})), window(600))
-    assert last.submission == Move(Phase.AUCTION, bids=(1, 0, 0, 0, 0), reserve_used=10)
+    assert last.submission == SpiritChainSubmission(Phase.AUCTION, bids=(1, 0, 0, 0, 0), reserve_used=10)
     over = GAME.parse(s, "Ada", rows("Ada", bids(1, **{"submitted at": stamp(75 + 301)})), window(600))
     assert over.submission == blank(Phase.AUCTION, reserve_used=10)
 
@@ -85,9 +85,9 @@ def test_silence_past_the_window_spends_reserve_up_to_the_freeze():
 def test_rows_without_a_time_count_as_made_at_the_freeze():
     s = setup()
     typed = rows("Ada", bids(7))
-    assert GAME.parse(s, "Ada", typed, window(70)).submission == Move(Phase.AUCTION, bids=(7, 0, 0, 0, 0))
+    assert GAME.parse(s, "Ada", typed, window(70)).submission == SpiritChainSubmission(Phase.AUCTION, bids=(7, 0, 0, 0, 0))
     late = GAME.parse(s, "Ada", typed, window(75 + 40)).submission
-    assert late == Move(Phase.AUCTION, bids=(7, 0, 0, 0, 0), reserve_used=2)
+    assert late == SpiritChainSubmission(Phase.AUCTION, bids=(7, 0, 0, 0, 0), reserve_used=2)
 
 
 def test_invalid_rows_are_passed_over_by_the_selection():
@@ -95,7 +95,7 @@ def test_invalid_rows_are_passed_over_by_the_selection():
     parsed = GAME.parse(s, "Ada", rows("Ada", bids(6, **{"submitted at": stamp(20)}),
                                        bids(200, **{"submitted at": stamp(60)}),
                                        bids(90, 90, **{"submitted at": stamp(70)})), window(300))
-    assert parsed.submission == Move(Phase.AUCTION, bids=(6, 0, 0, 0, 0))
+    assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(6, 0, 0, 0, 0))
     assert [p.row for p in parsed.problems] == [3, 4]
 
 
@@ -104,7 +104,7 @@ def test_time_controls_off_take_the_last_valid_row_whenever_it_came():
     typed = rows("Ada", bids(1, **{"submitted at": stamp(5000)}), bids(2, **{"submitted at": "whenever"}),
                  bids(300), bids(3, **{"submitted at": stamp(10)}), bids(400))
     parsed = GAME.parse(s, "Ada", typed, Window(OPENED, t(9000)))
-    assert parsed.submission == Move(Phase.AUCTION, bids=(3, 0, 0, 0, 0))  # times are not read
+    assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(3, 0, 0, 0, 0))  # times are not read
     assert [p.row for p in parsed.problems] == [4, 6]
     assert "the last valid row (time controls are off)" in parsed.kept
     assert GAME.parse(s, "Ada", [], Window(OPENED, t(9000))).submission is None  # silence costs nothing
@@ -124,11 +124,11 @@ def test_silence_with_an_available_upgrade_enters_reserve_time():
     silent = GAME.parse(s, "Ada", [], window(30 + 70))
     assert silent.submission == blank(Phase.UPGRADES, reserve_used=3)  # no upgrade, and 3 periods spent
     late_no = GAME.parse(s, "Ada", rows("Ada", {"upgrade": "no", "submitted at": stamp(45)}), window(100))
-    assert late_no.submission == Move(Phase.UPGRADES, reserve_used=1)
+    assert late_no.submission == SpiritChainSubmission(Phase.UPGRADES, reserve_used=1)
     # Blaise has no upgrade to make: saying nothing costs nothing.
     assert GAME.parse(s, "Blaise", [], window(100)).submission is None
     late = GAME.parse(s, "Blaise", rows("Blaise", {"upgrade": "no", "submitted at": stamp(95)}), window(100))
-    assert late.submission == Move(Phase.UPGRADES)
+    assert late.submission == SpiritChainSubmission(Phase.UPGRADES)
 
 
 def test_a_player_with_no_card_to_play_need_not_answer_the_slots():
@@ -145,7 +145,7 @@ def test_a_player_with_no_card_to_play_need_not_answer_the_slots():
 
 def test_resolve_applies_the_reserve_each_submission_costs():
     s = setup()
-    after = play(s, [Move(Phase.AUCTION, bids=(0,) * 5, reserve_used=3), blank(Phase.AUCTION, reserve_used=10)])
+    after = play(s, [SpiritChainSubmission(Phase.AUCTION, bids=(0,) * 5, reserve_used=3), blank(Phase.AUCTION, reserve_used=10)])
     assert after.reserve == (7, 0)
     mine = GAME.private_view(after, "Ada")["my duel"].set_index("what")["value"]
     assert mine["reserve time left"] == "7 periods of 30 s"
@@ -173,5 +173,5 @@ def test_a_date_time_cell_is_read_as_utc():
 
 def test_without_a_window_to_measure_the_latest_valid_row_counts():
     parsed = GAME.parse(setup(), "Ada", rows("Ada", bids(1), bids(2)))
-    assert parsed.submission == Move(Phase.AUCTION, bids=(2, 0, 0, 0, 0))
+    assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(2, 0, 0, 0, 0))
     assert parsed.problems == () and "the latest valid row (no window to measure)" in parsed.kept

@@ -37,6 +37,8 @@ from ...errors import SchemaError, SchemaErrors
 
 LANTERN = 130  # lights at the start, and the most a Ghost Lantern holds
 
+Title = str  # how a card is referred to: ELEMENT RANK ('EARTH I'), or a Neutral Action's name
+
 
 class Element(Enum):
     EARTH = "earth"
@@ -129,7 +131,7 @@ class Card:
         return self.element is not None
 
     @property
-    def title(self) -> str:
+    def title(self) -> Title:
         """How the text asks hosts to refer to a card: ELEMENT RANK ('EARTH I'), or an action's name."""
         return f"{self.element.name} {self.rank.name}" if self.element else self.name
 
@@ -157,7 +159,7 @@ class CardBook:
 
     def __init__(self, cards: Iterable[Card]):
         self.cards = tuple(cards)
-        self.by_title = {c.title: c for c in self.cards}
+        self.by_title: dict[Title, Card] = {c.title: c for c in self.cards}
         self._spirits = {(c.element, c.rank): c for c in self.cards if c.is_spirit}
         self.rank_one = [c for c in self.cards if c.rank is Rank.I and c.weight > 0]
         self.actions = [c for c in self.cards if not c.is_spirit and c.weight > 0]
@@ -165,11 +167,16 @@ class CardBook:
         self._known = {*Element._value2member_map_, *_ROMAN, *_FILLER,
                        *(w for ws in self._name_words.values() for w in ws)}
 
-    def __getitem__(self, title: str) -> Card:
+    def __getitem__(self, title: Title) -> Card:
         return self.by_title[title]
 
     def spirit(self, element: Element, rank: Rank) -> Card:
         return self._spirits[(element, rank)]
+
+    def in_order(self, deck: Mapping[Title, int]) -> list[tuple[Title, int]]:
+        """A deck's cards held (title, copies), in the `cards` tab's order."""
+        order = {c.title: i for i, c in enumerate(self.cards)}
+        return sorted(((t, n) for t, n in deck.items() if n), key=lambda tn: order[tn[0]])
 
     def read(self, raw: object, what: str = "a card") -> Card:
         """The card a player means: its title or name as written, else its title in any case,

@@ -18,15 +18,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...drawing import Canvas
+from . import views
 from .cards import LANTERN
 from .colours import BACKGROUND, COLOURS, INK, MUTED
 from .rules import Clash, Fate
+from .state import Phase, SpiritChainState
 
 CARD_W, CARD_H, GAP = 190, 120, 24
 LEFT = 230  # where the slots start
 WIDTH, HEIGHT = LEFT + 3 * CARD_W + 2 * GAP + 20, 420
 ROW_Y = (90, 250)
 FATE_INK = {Fate.RESOLVED: (30, 110, 50), Fate.NEGATED: (170, 110, 0), Fate.DESTROYED: (170, 30, 30)}
+
+
+def summoning_picture(state: SpiritChainState, title: str) -> bytes | None:
+    """After a summoning: the cards played, what happened to each, and the lights."""
+    if state.phase is not Phase.AUCTION or not state.played:
+        return None
+    one, two = state.last_summoning()
+    return draw_summoning(state.players, views.clashes(state, one, two), (one.lights, two.lights),
+                          f"{title}: summoning of cycle {one.cycle}")
 
 
 def draw_summoning(players: Sequence[str], clashes: Sequence[Clash], lights: Sequence[int], title: str) -> bytes:

@@ -20,11 +20,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .cards import LANTERN, Card, CardBook, Element, Rank
+from .cards import LANTERN, Card, CardBook, Element, Rank, Title
 
 PLAYERS = 2
 SLOTS = 3
 LOT = 5
+
+Seat = int  # a player's place: 0 for the first named, 1 for the second
 
 
 class Fate(Enum):
@@ -40,7 +42,7 @@ class Fate(Enum):
 class Sale:
     """One auctioned card's result: the winner's seat and price, or None for a tie."""
 
-    winner: int | None
+    winner: Seat | None
     price: int = 0
 
 
@@ -64,8 +66,8 @@ def auction(bids: Sequence[Sequence[int]]) -> list[Sale]:
 class Upgrade:
     """Spirits given up (`sources`, by title) for one spirit of the next rank (`target`)."""
 
-    target: str
-    sources: tuple[str, ...]
+    target: Title
+    sources: tuple[Title, ...]
 
 
 def upgrade_to(book: CardBook, target: Card, partners: Sequence[Card] = ()) -> Upgrade:
@@ -252,28 +254,71 @@ def summon(lights: Sequence[int], slots: Sequence[Sequence[Card | None]]) -> Sum
 # ---- the Death Match -------------------------------------------------------------------------
 
 
-def death_match_winner(lights: Sequence[int], opponent: int, at_cap: bool) -> tuple[int | None, str]:
-    """The winner's seat at the end of a summoning, and why; (None, '') while the duel goes on.
+class Ending(Enum):
+    """How a Death Match ended (as python-chess's `Termination`): what decided the winner."""
+
+    LIGHTS_REMAINING = "lights remaining"  # one side with lights, the other without
+    SMALLER_ABSOLUTE_VALUE = "smaller absolute value"  # both without lights
+    TIED_WITHOUT_LIGHTS = "tied without lights"  # both without lights, equally: the Opponent wins
+    CYCLE_CAP = "cycle cap"  # both alive at the cap: more lights win
+    CYCLE_CAP_TIED = "cycle cap, tied"  # both alive at the cap, equal lights: the Opponent wins
+
+    @property
+    def at_cap(self) -> bool:
+        return self in (Ending.CYCLE_CAP, Ending.CYCLE_CAP_TIED)
+
+    @property
+    def by_opponent(self) -> bool:
+        """Whether the Death Match Opponent won by winning a tie."""
+        return self in (Ending.TIED_WITHOUT_LIGHTS, Ending.CYCLE_CAP_TIED)
+
+
+@dataclass(frozen=True)
+class DuelEnd:
+    """The end of a Death Match (as python-chess's `Outcome`): the winner, how, and why in the
+    books' words."""
+
+    winner: Seat
+    ending: Ending
+    why: str
+
+
+def death_match_end(lights: Sequence[int], opponent: Seat, at_cap: bool) -> DuelEnd | None:
+    """The end at the close of a summoning; None while the duel goes on.
 
     One side with lights and the other without: the one with lights. Both without: the smaller
     absolute value, then the Death Match Opponent. At the cycle cap with both alive (a host
     decision): more lights, then the Death Match Opponent.
+
+    >>> death_match_end((70, 90), 1, True)
+    DuelEnd(winner=1, ending=<Ending.CYCLE_CAP: 'cycle cap'>, why='the cycle cap: more lights (90 against 70)')
+    """
+    a, b = lights
+    if (a > 0) != (b > 0):
+        return DuelEnd(0 if a > 0 else 1, Ending.LIGHTS_REMAINING, "lights remaining")
+    if a <= 0:
+        if abs(a) != abs(b):
+            w = 0 if abs(a) < abs(b) else 1
+            return DuelEnd(w, Ending.SMALLER_ABSOLUTE_VALUE,
+                           f"smaller absolute value ({abs(lights[w])} against {abs(lights[1 - w])})")
+        return DuelEnd(opponent, Ending.TIED_WITHOUT_LIGHTS, f"tied at {a} and {b}: the Death Match Opponent wins")
+    if at_cap:
+        if a != b:
+            return DuelEnd(0 if a > b else 1, Ending.CYCLE_CAP,
+                           f"the cycle cap: more lights ({max(a, b)} against {min(a, b)})")
+        return DuelEnd(opponent, Ending.CYCLE_CAP_TIED,
+                       f"the cycle cap, tied at {a} lights: the Death Match Opponent wins")
+    return None
+
+
+def death_match_winner(lights: Sequence[int], opponent: Seat, at_cap: bool) -> tuple[Seat | None, str]:
+    """The winner's seat at the end of a summoning, and why as the books write it; (None, '')
+    while the duel goes on (`death_match_end`).
 
     >>> death_match_winner((12, 0), 1, False), death_match_winner((-3, -5), 1, False)
     ((0, 'lights remaining'), (0, 'smaller absolute value (3 against 5)'))
     >>> death_match_winner((-4, -4), 1, False)
     (1, 'tied at -4 and -4: the Death Match Opponent wins')
     """
-    a, b = lights
-    if (a > 0) != (b > 0):
-        return (0 if a > 0 else 1), "lights remaining"
-    if a <= 0:
-        if abs(a) != abs(b):
-            w = 0 if abs(a) < abs(b) else 1
-            return w, f"smaller absolute value ({abs(lights[w])} against {abs(lights[1 - w])})"
-        return opponent, f"tied at {a} and {b}: the Death Match Opponent wins"
-    if at_cap:
-        if a != b:
-            return (0 if a > b else 1), f"the cycle cap: more lights ({max(a, b)} against {min(a, b)})"
-        return opponent, f"the cycle cap, tied at {a} lights: the Death Match Opponent wins"
-    return None, ""
+    end = death_match_end(lights, opponent, at_cap)
+    return (end.winner, end.why) if end else (None, "")

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+STAMP = "submitted at"  # the submit column a row's time is typed in (or `watch` stamps it)
 _EPOCH = datetime.min.replace(tzinfo=timezone.utc)
 
 
