@@ -3,7 +3,9 @@
 A game is three small things, as in OpenSpiel: the `Game` (rules and data, no mutable state), its
 `State` (a plain value the game defines), and views of that state (`public_view`,
 `private_view`) that strip what a reader may not see. `resolve` applies every player's
-submission together, as simultaneous moves, using only the random generator it is handed.
+submission together, as simultaneous moves, using only the random generator it is handed. A game's
+folder keeps them in separate files (`docs/architecture.md`, "A game's folder"): the `Game` subclass
+in `game.py` is settings and one-line delegations.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
 from sheets_host.games import get_game
-from sheets_host.games.pyramid_superiority.days import account
+from sheets_host.games.pyramid_superiority.day import account
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, Corner, Piece, Purse, Type
 from sheets_host.games.pyramid_superiority.state import (Award, Construction, Meadow, Proposal, PyramidState, Settings,
                                                          Transfer)

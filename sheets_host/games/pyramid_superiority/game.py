@@ -1,5 +1,5 @@
 """Pyramid Superiority (Main Match, 3 players and 6 guests, 15 days): the game as the engine sees it,
-its settings and tabs, each method delegating to the module that holds it (`state`, `days`,
+its settings and tabs, each method delegating to the module that holds it (`state`, `day`,
 `tabs`, `read`, `views`, `bots`, `picture`).
 
 Everyone who submits is an engine player: the 3 players (Blue Meadow) and the 6 guests (Red
@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...cells import SubmitRow
 from ...game import Game, Outcome, Parsed, Window, rng_for
-from . import bots, days, read, tabs, views
+from . import bots, day, read, tabs, views
 from .state import PyramidState, PyramidSubmission
 
 
@@ -34,7 +34,7 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
         return tabs.settings(config, players)[1]
 
     def setup(self, players, seed, config, data) -> PyramidState:
-        return days.setup(players, tabs.settings(config, players)[0], rng_for(seed, 0, "setup"))
+        return day.setup(players, tabs.settings(config, players)[0], rng_for(seed, 0, "setup"))
 
     def load(self, players, state_tabs, config, data) -> PyramidState:
         return tabs.load(players, state_tabs, config)
@@ -69,7 +69,7 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
 
     def resolve(self, state: PyramidState, submissions: Mapping[str, PyramidSubmission | None],
                 rng: random.Random) -> Outcome[PyramidState]:
-        after = days.resolve(state, submissions, rng)
+        after = day.resolve(state, submissions, rng)
         return Outcome(self, after, list(after.ledger.log[state.day]))
 
     def how_to_submit(self, state: PyramidState, player: str) -> list[str]:

@@ -2,7 +2,7 @@
 what the history adds up to (the `Ledger`), and the state.
 
 The state is what was dealt and what everyone submitted; its `ledger` (chips, points, the pyramid,
-each stage's result) is replayed from them by the rules (`days.account`), so a host's correction
+each stage's result) is replayed from them by the rules (`day.account`), so a host's correction
 flows through everything after it. What a participant may submit today, and what the resolver
 will make of it (`PyramidState.outlook`), is asked of the state: `parse`, the bot and the
 dropdowns share it.
@@ -164,7 +164,7 @@ class Scoring:
 
 @dataclass
 class Ledger:
-    """Everything the history adds up to; built once per state by `days.account`, then only read."""
+    """Everything the history adds up to; built once per state by `day.account`, then only read."""
 
     purses: dict[Name, Purse]
     days: int = 0  # days replayed
@@ -249,9 +249,9 @@ class PyramidState:
 
     @cached_property
     def ledger(self) -> Ledger:
-        # days.py builds this module's values (it imports them at its top): imported here, once the
+        # day.py builds this module's values (it imports them at its top): imported here, once the
         # module is loaded, so the import goes one way.
-        from .days import account
+        from .day import account
 
         return account(self.settings, self.types, self.pieces, self.proposals, self.constructions, self.days)
 
