@@ -7,7 +7,7 @@ import pytest
 
 from sheets_host.cells import SubmitRow, fold
 from sheets_host.games.pyramid_superiority import colours
-from sheets_host.games.pyramid_superiority.rules import Corner, buildable
+from sheets_host.games.pyramid_superiority.rules import ROTATION_COST, Corner, buildable
 from sheets_host.games.pyramid_superiority.state import DAYS, ROUNDS, Meadow
 from sheets_host.layout import tint
 from sheets_host.play import BOT_NAMES, default_settings
@@ -63,7 +63,7 @@ def test_the_examples_are_the_participants_own_options_and_parse_cleanly(histori
                 assert state.pieces[(state.day, name)].cell(star) is state.types[name]  # a cell of their own type
             else:
                 bid = int(next(r[1] for r in found if r[0] == "bid"))
-                can_send = state.transfers_open and state.chips_left(name, bid) >= 1
+                can_send = state.day < DAYS and purse.chips - min(purse.chips, bid) >= 1
                 assert {"bid", "piece", "position"} <= kinds and ("send" in kinds) == can_send
                 position = next(r[1] for r in found if r[0] == "position")
                 assert position in [p.name for p in buildable(state.ledger.pyramid)]
@@ -107,14 +107,14 @@ def test_every_choice_parses_and_is_the_participants_own(histories):
             if not GAME.submits(state, name):
                 assert choices == {}
                 continue
-            guest = state.is_guest(name)
+            guest, purse = state.is_guest(name), state.ledger.purses[name]
             assert set(choices) <= set(HEADER)
-            assert ("rotate" in choices["what"]) == state.rotation_paid(name, 0)
+            assert ("rotate" in choices["what"]) == ((purse.chips if guest else purse.total) >= ROTATION_COST)
             if guest:
                 assert set(choices["what"]) <= {"bid", "star", "rotate"} and "to" not in choices
             else:
                 assert set(choices.get("to", [])) <= set(state.settings.guests)
-                assert ("send" in choices["what"]) == (state.transfers_open and state.chips_left(name, 0) > 0)
+                assert ("send" in choices["what"]) == (state.day < DAYS and purse.chips > 0)
                 places = {p.name for p in buildable(state.ledger.pyramid)}
                 assert {v for v in choices["value"] if v.startswith(("base", "middle", "apex"))} == places
             for column, values in choices.items():

@@ -13,7 +13,7 @@ from .rules import LOT, SLOTS
 from .state import Phase, SpiritChainState, SpiritChainSubmission
 
 
-def bot(state: SpiritChainState, player: str, rng: random.Random) -> SpiritChainSubmission:
+def random_bot(state: SpiritChainState, player: str, rng: random.Random) -> SpiritChainSubmission:
     """A plausible player: bids a share of its lights, makes most upgrades, plays its
     strongest cards in a random order."""
     seat, book = state.seat(player), state.rules.cards

@@ -74,7 +74,7 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
         return read.submit_rows(submission)
 
     def bot(self, state: SpiritChainState, player: str, rng: random.Random) -> SpiritChainSubmission:
-        return bots.bot(state, player, rng)
+        return bots.random_bot(state, player, rng)
 
     def resolve(self, state: SpiritChainState, submissions: Mapping[str, SpiritChainSubmission | None],
                 rng: random.Random) -> Outcome[SpiritChainState]:
@@ -96,12 +96,12 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
         return views.private_view(state, player)
 
     def announcement(self, before: SpiritChainState, after: SpiritChainState) -> str:
-        return views.announcement(before, after, self.title)
+        return views.announcement(self.title, before, after)
 
     def picture(self, state: SpiritChainState) -> bytes | None:
-        from .picture import summoning_picture  # Pillow only when a picture is drawn
+        from .picture import draw_state  # Pillow only when a picture is drawn
 
-        return summoning_picture(state, self.title)
+        return draw_state(state, self.title)
 
     def standings(self, state: SpiritChainState) -> pd.DataFrame:
         return views.standings(state)

@@ -31,7 +31,7 @@ ROW_Y = (90, 250)
 FATE_INK = {Fate.RESOLVED: (30, 110, 50), Fate.NEGATED: (170, 110, 0), Fate.DESTROYED: (170, 30, 30)}
 
 
-def summoning_picture(state: SpiritChainState, title: str) -> bytes | None:
+def draw_state(state: SpiritChainState, title: str) -> bytes | None:
     """After a summoning: the cards played, what happened to each, and the lights."""
     if state.phase is not Phase.AUCTION or not state.played:
         return None

@@ -208,7 +208,7 @@ def _instructions(state: SpiritChainState, seat: Seat) -> str:
     return f"'slot 1' to 'slot 3': cards you may play: {cards_text(state.free(seat))}"
 
 
-def announcement(before: SpiritChainState, after: SpiritChainState, title: str) -> str:
+def announcement(title: str, before: SpiritChainState, after: SpiritChainState) -> str:
     p = after.players
     lines = [f"## {title}: cycle {before.cycle}, {before.phase.label} resolved", ""]
     if before.phase is Phase.AUCTION:
