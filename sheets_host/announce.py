@@ -12,7 +12,9 @@ message over 2,000 characters, so for Discord:
   by an invisible space (no `@everyone`, `@here` or `<@id>` works), and each player name holding
   Markdown is escaped where it appears (in a code block its backticks become look-alikes);
 - the text is split at line boundaries into numbered messages (a code block cut in two is closed
-  and reopened), at most 10 pictures a message, each under Discord's 10 MiB.
+  and reopened), at most 10 pictures a message, each under Discord's 10 MiB;
+- a player's private pictures (`private_messages`) make messages of their own, for that player's
+  channel alone, neutralised the same way.
 
 >>> [m.content for m in messages("## Day 1\\n\\n| good | price |\\n|---|---:|\\n| cape | 14 |", [], ["Ada"])]
 ['## Day 1\\n\\n```\\ngood  price\\ncape     14\\n```']
@@ -214,3 +216,13 @@ def round_messages(game: Any, before: Any, after: Any, number: int) -> list[Mess
         return drawing.tables([(t.title, t.header, t.rows) for t in tables])
 
     return _messages(lines, pictured, files, game.players(after), draw)
+
+
+def private_messages(game: Any, after: Any, number: int) -> dict[str, list[Message]]:
+    """Round `number`'s private pictures for Discord, from the state after it: player -> the
+    messages for that player alone (a line naming the game, the round and them, and their
+    pictures), for each player the game drew one for."""
+    names, heading = game.players(after), f"{game.title}, {game.round_name(number)}"
+    return {player: _messages([f"**{heading}**: your private picture, {player}."], [],
+                              [Attachment(f"round-{number:02d}-private.png", png)], names, None)
+            for player, png in game.private_pictures(after).items()}

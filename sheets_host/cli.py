@@ -39,6 +39,9 @@ BACKEND = typer.Option(None, "--backend", help="xlsx (a folder; the default) or 
 CREDENTIALS = typer.Option(None, "--credentials", help="Google: a service-account key file or an OAuth client file.")
 WEBHOOK = typer.Option(None, "--webhook", metavar="URL", help="The Discord channel's webhook address "
                        "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file).")
+PRIVATE_WEBHOOKS = typer.Option(None, "--private-webhooks", metavar="PATH", help="A file of each player's private "
+                                "channel webhook, one line a player: name, then address (else $SHEETS_HOST_WEBHOOKS, "
+                                "else a .sheets-host-webhooks file). Without one, private pictures are not posted.")
 AUTH = typer.Option(Auth.service, "--auth", help="Google: 'service' (service account) or 'oauth' (log in as yourself).")
 
 
@@ -181,7 +184,7 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
             typer.echo(f"  {problem}")
     from .delivery import PRIVATE  # loaded by the resolve already: --help stays light
 
-    for path in report.files:  # a private picture is for its player alone: the host sends it to them
+    for path in report.files:  # a private picture is for its player alone: `post` sends it to their webhook
         what = "private picture" if path.parent.parent.name == PRIVATE else "announcement"
         typer.echo(f"{what}: {path}")
     if report.standings is not None:
@@ -191,11 +194,12 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
 @app.command(short_help="Post the last resolved round to a Discord channel.")
 @_friendly
 def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
-         webhook: Optional[str] = WEBHOOK,
+         webhook: Optional[str] = WEBHOOK, private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS,
          dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; post nothing."),
          as_json: bool = typer.Option(False, "--json", help="With --dry-run: the messages as a JSON list."),
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
-    """Post the last resolved round's announcement and pictures through a Discord webhook.
+    """Post the last resolved round's announcement and pictures through a Discord webhook, and
+    each player's private pictures through their own channel's webhook (a players' webhooks file).
 
     Posting again (or after resolve --redo) edits the messages already posted instead of posting
     twice: their ids are kept in the host book's posts tab.
@@ -205,25 +209,31 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     from . import post as posting
 
     source = _backend(where, backend, credentials, auth)
-    url = None if dry_run else posting.webhook_url(webhook, [Path(where)] if Path(where).is_dir() else [])
-    report = posting.post(source, url, dry_run=dry_run)
-    if dry_run and as_json:
-        typer.echo(json.dumps([m.as_dict() for m in report.messages], indent=2, ensure_ascii=False))
-        return
-    if dry_run:
-        for k, message in enumerate(report.messages, 1):
-            files = f" (pictures: {', '.join(f.name for f in message.files)})" if message.files else ""
-            typer.echo(f"--- message {k} of {len(report.messages)}, {len(message.content)} characters{files}")
-            typer.echo(message.content)
-        return
-    done = ", ".join(f"{n} {what}" for what, n in report.done.items() if n) or "nothing to do"
-    typer.echo(f"{report.name} posted to {posting.shown(url)}: {done}.")
+    folders = [Path(where)] if Path(where).is_dir() else []
+    url = None if dry_run else posting.webhook_url(webhook, folders)
+    report = posting.post(source, url, dry_run=dry_run, webhooks=posting.webhooks_file(private_webhooks, folders))
+    if dry_run and as_json:  # a private message names its player: never its address
+        planned = [m.as_dict() for m in report.messages]
+        planned += [{"player": p, **m.as_dict()} for p, parts in report.private.items() for m in parts]
+        typer.echo(json.dumps(planned, indent=2, ensure_ascii=False))
+    elif dry_run:
+        for player, parts in {"": report.messages, **report.private}.items():
+            whose = f"{player}'s private message" if player else "message"
+            for k, message in enumerate(parts, 1):
+                files = f" (pictures: {', '.join(f.name for f in message.files)})" if message.files else ""
+                typer.echo(f"--- {whose} {k} of {len(parts)}, {len(message.content)} characters{files}")
+                typer.echo(message.content)
+    else:
+        typer.echo(f"{report.name} posted to {posting.shown(url)}: {report.said() or 'nothing to do'}.")
+    if dry_run and report.unsent:
+        typer.echo(f"no private webhook for {', '.join(report.unsent)}: their private pictures would not be posted",
+                   err=True)
 
 
 @app.command(short_help="Check, remind, lock, resolve and post on the deadlines, until the game is over.")
 @_friendly
 def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
-          webhook: Optional[str] = WEBHOOK,
+          webhook: Optional[str] = WEBHOOK, private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS,
           no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (no reminders either)."),
           once: bool = typer.Option(False, "--once", help="Do what is due now and exit (run it from cron)."),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
@@ -240,11 +250,14 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
     from .watch import Watch
 
     source = _backend(where, backend, credentials, auth)
-    url = None if no_post else posting.webhook_url(webhook, [Path(where)] if Path(where).is_dir() else [])
+    folders = [Path(where)] if Path(where).is_dir() else []
+    url = None if no_post else posting.webhook_url(webhook, folders)
+    webhooks = None if no_post else posting.webhooks_file(private_webhooks, folders)
     if url:
-        typer.echo(f"posting to {posting.shown(url)}")
+        typer.echo(f"posting to {posting.shown(url)}"
+                   + (f", and private pictures to the players' webhooks in {webhooks}" if webhooks else ""))
     try:
-        Watch(source, url, say=lambda line: typer.echo(line)).run(once=once)
+        Watch(source, url, say=lambda line: typer.echo(line), webhooks=webhooks).run(once=once)
     except KeyboardInterrupt:
         typer.echo("watch stopped: start it again to go on (the host book says what is done)")
 

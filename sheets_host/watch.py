@@ -3,7 +3,8 @@
 One pass reads the host book and does what is due, in this order:
 
 1. **post** the last resolved round to Discord, if this resolution of it is not posted yet (a
-   redo or an undo and resolve makes a new one, and `post` edits the messages in place);
+   redo or an undo and resolve makes a new one, and `post` edits the messages in place), with
+   each player's private pictures when a players' webhooks file is given;
 2. **stop** when the game is over;
 3. **close** the open round when it is due: `lock`, then `resolve`. It is due at its deadline (the
    `rounds` tab), or, in a game with time controls, once no player can still change what counts
@@ -36,6 +37,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -102,8 +104,9 @@ class Watch:
     """The host loop over one game (see the module). `say` gets one line per action."""
 
     def __init__(self, backend: Backend, url: str | None = None, clock: Clock = now_utc,
-                 say: Callable[[str], None] = print, send: Send | None = None):
+                 say: Callable[[str], None] = print, send: Send | None = None, webhooks: Path | None = None):
         self.backend, self.url, self.clock, self.send = backend, url, clock, send or _discord
+        self.webhooks = webhooks  # the players' webhooks file, read at each post (a fix needs no restart)
         self._say = say
         self.last_check: datetime | None = None
         self.last_counts: str = ""  # what the last check found, said again only when it changes
@@ -195,10 +198,10 @@ class Watch:
     def _post(self, session: Session, last: Mapping[str, Any]) -> None:
         name = session.game.round_name(last["round"])
         try:
-            report = post(self.backend, self.url, clock=self.clock, send=self.send)
+            report = post(self.backend, self.url, clock=self.clock, send=self.send, webhooks=self.webhooks)
         except SheetsHostError as e:
             raise BookError(f"{name} not posted: {e}") from None  # waited out like any unreachable book
-        done = ", ".join(f"{v} {k}" for k, v in report.done.items() if v)
+        done = report.said()
         with self.backend.hold("watch"):
             self._record(last["round"], "post", f"{last['resolved at']}", f"{done} to {shown(self.url)}")
         self.say(f"{name}: posted ({done})")
