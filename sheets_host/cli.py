@@ -191,6 +191,16 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
         typer.echo(report.standings.to_string(index=False))
 
 
+def _webhooks(where: str, webhook: str | None, private_webhooks: Path | None,
+              public: bool) -> tuple[str | None, Path | None]:
+    """The public channel's webhook address (when `public`) and the players' webhooks file, each
+    from its option, its environment variable or its file in the current folder or the game's."""
+    from . import post as posting
+
+    folders = [Path(where)] if Path(where).is_dir() else []
+    return posting.webhook_url(webhook, folders) if public else None, posting.webhooks_file(private_webhooks, folders)
+
+
 @app.command(short_help="Post the last resolved round to a Discord channel.")
 @_friendly
 def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
@@ -209,9 +219,8 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     from . import post as posting
 
     source = _backend(where, backend, credentials, auth)
-    folders = [Path(where)] if Path(where).is_dir() else []
-    url = None if dry_run else posting.webhook_url(webhook, folders)
-    report = posting.post(source, url, dry_run=dry_run, webhooks=posting.webhooks_file(private_webhooks, folders))
+    url, webhooks = _webhooks(where, webhook, private_webhooks, public=not dry_run)
+    report = posting.post(source, url, dry_run=dry_run, webhooks=webhooks)
     if dry_run and as_json:  # a private message names its player: never its address
         planned = [m.as_dict() for m in report.messages]
         planned += [{"player": p, **m.as_dict()} for p, parts in report.private.items() for m in parts]
@@ -250,9 +259,7 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
     from .watch import Watch
 
     source = _backend(where, backend, credentials, auth)
-    folders = [Path(where)] if Path(where).is_dir() else []
-    url = None if no_post else posting.webhook_url(webhook, folders)
-    webhooks = None if no_post else posting.webhooks_file(private_webhooks, folders)
+    url, webhooks = (None, None) if no_post else _webhooks(where, webhook, private_webhooks, public=True)
     if url:
         typer.echo(f"posting to {posting.shown(url)}"
                    + (f", and private pictures to the players' webhooks in {webhooks}" if webhooks else ""))
