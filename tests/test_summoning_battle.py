@@ -176,6 +176,16 @@ def test_a_tower_strikes_again_interval_units_after_its_last_strike():
     assert play([tower("Tae", (2, 3), FRONT3, interval=3)], a=[familiar(1, health=2)]) == [(True, "F2", 5, None)]
 
 
+def test_time_units_are_played_in_order_when_a_burn_ends_off_range():
+    # Slot 1 (pace 2) is lit on A2 at t=0 and burns its last on C2 at t=4, out of every range, next
+    # moving at 6; slot 2 (pace 4) waits on F5 from t=3 and steps into Yi E4's burn on F4 at 7. Its
+    # first tick is at 8: the time unit 6, when slot 1 moves, comes before, never after 7.
+    yi = tower("Yi", (2, 0), damage=0, interval=20, effect=Effect.BURN, amount=1, duration=4)  # A2
+    yi_e4 = tower("Yi", (3, 4), damage=0, facing=Facing.EAST, effect=Effect.BURN, amount=1, duration=3)  # F4
+    assert play([yi, yi_e4], a=[familiar(1, health=10, pace=2)], b=[None, None, None, familiar(2, health=1, pace=4)]
+                ) == [(True, "F2", 10, None), (False, "F4", 8, "Yi E4")]
+
+
 def test_a_defence_gives_the_same_fates_every_time():
     towers = [tower("Yi", (2, 1), FRONT3, effect=Effect.BURN, amount=1, duration=2), tower("Jin", (2, 4), damage=0,
               interval=2, effect=Effect.STUN, duration=1)]

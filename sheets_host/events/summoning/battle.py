@@ -302,6 +302,8 @@ class _Battle:
                         damage += dealt
                 elif burn_end[f] >= t:
                     damage = self._tick(f, t)
+                    if due[f] < soonest:  # its burn may end now, and then nothing else counts its move
+                        soonest = due[f]
                 else:  # nothing touches it this time unit
                     if due[f] < soonest:
                         soonest = due[f]
