@@ -64,6 +64,53 @@ def test_geon_strikes_the_lower_slot_on_one_tile_and_otherwise_the_familiar_near
         (True, "F2", 5, None), (False, "F3", 3, "Geon E3")]
 
 
+# A hand-drawn map whose tracks cross on C2: Track B along row 2 (3 tiles from C2 to E), Track A
+# down column C, then round by row 4 and column F (7 tiles from C2 to E).
+#
+#     L L A L L L
+#     B R R R R E
+#     L L R L L R
+#     L L R R R R
+CROSS_ROWS = ("LLALLL", "BRRRRE", "LLRLLR", "LLRRRR")
+CROSS = GameMap("cross", MapKind.BLESSED_LAND, tuple(tuple(map(Tile, row)) for row in CROSS_ROWS), {
+    "A": ((0, 2), (1, 2), (2, 2), (3, 2), (3, 3), (3, 4), (3, 5), (2, 5), (1, 5)),
+    "B": tuple((1, c) for c in range(6))})
+
+
+def cross(towers=(), a=(), b=()) -> list[tuple[bool, str, int, str | None]]:
+    return [(f.reached, cell_name(f.cell), f.time, f.killer) for f in battle(Defence(CROSS, towers), {"A": a, "B": b})]
+
+
+def test_geon_strikes_the_lower_slot_on_a_shared_tile_whichever_track_is_nearer_e():
+    # At t=2 slot 1 (Track A, pace 2) and slot 2 (Track B) both stand on C2, where the tracks cross:
+    # slot 2 has 3 tiles left to E on its track, slot 1 has 7; the lower slot falls first.
+    geon = tower("Geon", (2, 3), ((-1, -1),), damage=5, effect=Effect.SINGLE)  # C2 only
+    assert cross([geon], a=[familiar(1, health=1, pace=2)], b=[familiar(2, health=1)]) == [
+        (False, "C2", 2, "Geon D3"), (True, "F2", 5, None)]
+    # Every other Tower strikes both on the shared tile.
+    yi = tower("Yi", (2, 3), ((-1, -1),), damage=5)
+    assert cross([yi], a=[familiar(1, health=1, pace=2)], b=[familiar(2, health=1)]) == [
+        (False, "C2", 2, "Yi D3"), (False, "C2", 2, "Yi D3")]
+
+
+def test_geon_strikes_on_the_tile_of_the_familiar_nearest_e_the_lowest_slot_there():
+    # At t=2: slot 3 (Track B) on C2, 3 tiles from E, is the nearest, and slot 1 (Track A, 7 tiles) shares
+    # its tile: slot 1 falls, although slot 2 on B2 is nearer E (4 tiles) than slot 1. (Geon struck
+    # slot 3 alone on B2 at t=1.)
+    geon = tower("Geon", (2, 1), ((-1, 0), (-1, 1)), damage=5, effect=Effect.SINGLE)  # B2 and C2
+    assert cross([geon], a=[familiar(1, health=1, pace=2)], b=[familiar(3, health=6), familiar(2, health=1)]) == [
+        (False, "C2", 2, "Geon B3"), (False, "C2", 3, "Geon B3"), (True, "F2", 5, None)]
+
+
+def test_geon_strikes_the_lower_slot_of_two_on_different_tiles_equally_near_e():
+    # At t=3 one stands on D2 (Track A) and the other on F4 (Track B), each 2 tiles from E.
+    geon = tower("Geon", (2, 4), ((-1, -1), (1, 1)), damage=5, effect=Effect.SINGLE)  # D2 and F4
+    assert play([geon], a=[familiar(2, health=1)], b=[None, None, familiar(1, health=1)]) == [
+        (False, "F4", 3, "Geon E3"), (True, "F2", 5, None)]
+    assert play([geon], a=[familiar(1, health=1)], b=[None, None, familiar(2, health=1)]) == [
+        (False, "D2", 3, "Geon E3"), (True, "F2", 5, None)]
+
+
 def test_a_familiar_reaching_e_takes_no_damage_there():
     yi = tower("Yi", (2, 4), ((-1, 0), (-1, 1)), damage=2)  # E2 and E itself
     assert play([yi], a=[familiar(1, health=3)]) == [(True, "F2", 5, None)]  # 1 health left on E
@@ -238,8 +285,10 @@ def literal(game_map: GameMap, towers: list[PlacedTower], parties: dict) -> tupl
             if t < ready[j] or not inside:
                 continue
             ready[j] = t + s.interval
-            if s.effect is Effect.SINGLE:
-                inside = [min(inside, key=lambda w: (len(w["track"]) - 1 - w["i"], w["f"].slot))]
+            if s.effect is Effect.SINGLE:  # the tile of the one nearest E, and there the lowest slot
+                near = min(inside, key=lambda w: (len(w["track"]) - 1 - w["i"], w["f"].slot))
+                inside = [min((w for w in inside if w["track"][w["i"]] == near["track"][near["i"]]),
+                              key=lambda w: w["f"].slot)]
             for w in inside:
                 dealt[w["f"].slot][j] += strike(tw, w["f"])
                 amount, end, _ = w["burn"]

@@ -13,10 +13,13 @@ Time runs in whole time units t = 0, 1, 2, ...; within a time unit, in this orde
 3. Strike. A Tower strikes when it is ready (at first at t = 0, then at t + interval after each
    strike) and has a Familiar in range: its own tile and its level's reach, turned to its facing.
    A Familiar that flies over a Tower's kind is never in that Tower's range. Geon (single) strikes
-   one Familiar: the one in range with the fewest tiles left to E on its track, the lower slot
-   first; every other Tower strikes every Familiar in range. A strike deals the level's damage,
-   `amount` more to the Familiar kind a bane is `against`, less a resist's `amount` against the
-   Tower's kind (blank: all kinds), never below 0. Whatever it deals, a strike also
+   one Familiar: the one in range with the fewest tiles left to E on its own track (the lower slot
+   of two equally near) or, if another in range shares its tile with a lower slot, whichever its
+   track, the lowest slot there ("If multiple Familiars occupy the same tile, Geon (Heaven) Towers
+   target the Familiar with the lower Slot number first"). Every other Tower strikes every
+   Familiar in range. A strike deals the level's damage, `amount` more to the Familiar kind a bane
+   is `against`, less a resist's `amount` against the Tower's kind (blank: all kinds), never below
+   0. Whatever it deals, a strike also
    - slows: `amount` more to the pace at t+1 .. t+duration; a second slow while one lasts gives
      the larger amount until the later end;
    - stuns: no move at t+1 .. t+duration, and those units do not count towards the pace. A
@@ -82,12 +85,17 @@ class Defence:
         self.map = game_map
         self.towers = tuple(towers)
         # Track index -> its cell as an int, and the Towers reaching it in order (E is left out: nobody stands there).
-        self._spots = {name: tuple(r * _WIDE + c for r, c in track) for name, track in game_map.tracks.items()}
-        reach: dict[str, list[list[int]]] = {name: [[] for _ in spots[:-1]] for name, spots in self._spots.items()}
+        self.spots = {name: tuple(r * _WIDE + c for r, c in track) for name, track in game_map.tracks.items()}
+        reach: dict[str, list[list[int]]] = {name: [[] for _ in spots[:-1]] for name, spots in self.spots.items()}
         passing: dict[int, list[list[int]]] = {}  # a cell -> the lists of Towers of the track indices on it
-        for name, spots in self._spots.items():
-            for spot, js in zip(spots, reach[name]):
+        left: dict[int, set[int]] = {}  # a cell -> the tiles left to E from it on the tracks through it
+        for name, spots in self.spots.items():
+            for i, (spot, js) in enumerate(zip(spots, reach[name])):
                 passing.setdefault(spot, []).append(js)
+                left.setdefault(spot, set()).add(len(spots) - 1 - i)
+        # Track index -> whether Familiars on its tile may be unequally near E (tracks cross there):
+        # only there can Geon's nearest Familiar have a lower slot beside it.
+        self.crossing = {name: tuple(len(left[spot]) > 1 for spot in spots[:-1]) for name, spots in self.spots.items()}
         for j, tower in enumerate(self.towers):
             r, c = tower.cell
             home = r * _WIDE + c
@@ -115,7 +123,7 @@ class Defence:
         """Tile number -> the tiles a healer standing there heals: on its cell or adjacent to it."""
         if self._near is None:
             numbers: dict[int, list[int]] = {}  # a cell -> the numbers of the tiles on it
-            spots = [spot for name in self.place for spot in self._spots[name][:-1]]
+            spots = [spot for name in self.place for spot in self.spots[name][:-1]]
             for number, spot in enumerate(spots):
                 numbers.setdefault(spot, []).append(number)
             self._near = tuple(tuple(k for step in _AROUND for k in numbers.get(spot + step, ())) for spot in spots)
@@ -198,6 +206,8 @@ class _Battle:
         self.tracks = [defence.map.tracks[party] for party, _ in self.sent]
         self.reach = [defence.reach[party] for party, _ in self.sent]
         self.place = [defence.place[party] for party, _ in self.sent]  # its track's first tile's number
+        self.spots = [defence.spots[party] for party, _ in self.sent]
+        self.crossing = [defence.crossing[party] for party, _ in self.sent]
         touched = [defence.touches(party, f) for party, f in self.sent]
         self.touches, self.covers = [t for t, _ in touched], [c for _, c in touched]
         stats = [f.stats for _, f in self.sent]
@@ -209,7 +219,7 @@ class _Battle:
         self.sturdy = [s.ability is Ability.STURDY for s in stats]
         self.heal = [s.amount if s.ability is Ability.HEAL else 0 for s in stats]
         self.by_slot = sorted(range(n), key=lambda f: self.sent[f][1].slot)
-        self.rank = [0] * n  # the slot's place among the slots: Geon's tiebreak
+        self.rank = [0] * n  # the slot's place among the slots: Geon's tiebreaks
         for r, f in enumerate(self.by_slot):
             self.rank[f] = r
         self.fates: list[Fate | None] = [None] * n
@@ -232,6 +242,7 @@ class _Battle:
         burn, burn_end, burner = self.burn, self.burn_end, self.burner
         fired, here = self.fired, [None] * len(entries)  # here: the cover of the Familiar's tile
         aim_at, aim, aim_key, aim_damage, rank = self.aim_at, self.aim, self.aim_key, self.aim_damage, self.rank
+        crossing = self.crossing
         ends = [len(c) for c in covers]  # E's index on the Familiar's track
         n = len(entries)
         on_map: list[int] = []
@@ -267,7 +278,7 @@ class _Battle:
                             if t - fired[j] < interval:
                                 continue
                             fired[j] = t
-                        if code == _SINGLE:  # the Tower's target so far: the least key, nearest E then lowest slot
+                        if code == _SINGLE:  # the nearest E so far (least key), then the lower slot
                             key = (ends[f] - pos[f]) * n + rank[f]
                             if aim_at[j] != t:
                                 aim_at[j] = t
@@ -314,7 +325,11 @@ class _Battle:
                         dying.append(f)
             if aimed:
                 for j in aimed:
-                    f, dealt = aim[j], aim_damage[j]
+                    f = aim[j]
+                    if crossing[f][pos[f]]:
+                        f = aim[j] = self._lowest_beside(j, f, on_map)
+                        aim_damage[j] = self.touches[f][j][1]
+                    dealt = aim_damage[j]
                     if dealt and health[f] > 0 >= health[f] - dealt:
                         dying.append(f)
                     health[f] -= dealt
@@ -338,6 +353,16 @@ class _Battle:
             if healers:
                 self._heal(on_map, healers, soonest - t)
             t = soonest
+
+    def _lowest_beside(self, j: int, f: int, on_map: list[int]) -> int:
+        """The lowest slot Geon j can strike on Familiar f's tile, f included: the text's "target the
+        Familiar with the lower Slot number first", whichever track each is on."""
+        pos, spots, rank, fates, touches = self.pos, self.spots, self.rank, self.fates, self.touches
+        spot, lowest = spots[f][pos[f]], f
+        for g in on_map:  # those that reached E this time unit have a fate and stand nowhere
+            if rank[g] < rank[lowest] and spots[g][pos[g]] == spot and fates[g] is None and touches[g][j] is not None:
+                lowest = g
+        return lowest
 
     def _leave(self, f: int, t: int, reached: bool, killer: str | None) -> None:
         party, familiar = self.sent[f]

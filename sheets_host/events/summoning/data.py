@@ -60,9 +60,10 @@ TOWERS_TAB = TabSchema("summoning towers", (
     Column("interval", "int", lo=1, doc="time units between strikes (1: every time unit)"),
     Column("range", doc="a range of the ranges tab"),
     Column("effect", "choice", tuple(e.value for e in Effect), optional=True,
-           doc="blank or none: strikes every Familiar in range; single: only the one nearest E (lower slot "
-               "first); slow: `amount` more time units a tile for `duration`; stun: no move for `duration`; "
-               "burn: `amount` damage every time unit for `duration`; bane: `amount` more damage to `against`"),
+           doc="blank or none: strikes every Familiar in range; single: only the one nearest E (on its tile, the "
+               "lowest slot first); slow: `amount` more time units a tile for `duration`; stun: no move for "
+               "`duration`; burn: `amount` damage every time unit for `duration`; bane: `amount` more damage to "
+               "`against`"),
     Column("amount", "int", lo=1, optional=True, doc="slow, burn, bane: how much"),
     Column("duration", "int", lo=1, optional=True, doc="slow, stun, burn: for how many time units"),
     Column("against", optional=True, doc="bane: a Familiar of the familiars tab"),

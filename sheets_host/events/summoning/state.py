@@ -95,7 +95,7 @@ class Effect(Enum):
     """A Tower's special behaviour (the towers tab's `effect`); every strike deals its damage too."""
 
     NONE = "none"  # damages every Familiar in range
-    SINGLE = "single"  # one target: the Familiar in range nearest E, the lower slot first (Geon)
+    SINGLE = "single"  # one target: the Familiar in range nearest E, the lowest slot on its tile first (Geon)
     SLOW = "slow"  # those hit take `amount` more time units a tile, for `duration` time units
     STUN = "stun"  # those hit do not move for `duration` time units
     BURN = "burn"  # those hit take `amount` damage every time unit for the next `duration` time units
