@@ -87,10 +87,25 @@ def test_geon_strikes_the_lower_slot_on_a_shared_tile_whichever_track_is_nearer_
     geon = tower("Geon", (2, 3), ((-1, -1),), damage=5, effect=Effect.SINGLE)  # C2 only
     assert cross([geon], a=[familiar(1, health=1, pace=2)], b=[familiar(2, health=1)]) == [
         (False, "C2", 2, "Geon D3"), (True, "F2", 5, None)]
+    # A lower slot flying over Geon is not in its range: the other falls.
+    pheasant = familiar(1, "Pheasant", 1, pace=2, ability=Ability.FLIES, against="Geon")
+    assert cross([geon], a=[pheasant], b=[familiar(2, health=1)]) == [
+        (True, "F2", 16, None), (False, "C2", 2, "Geon D3")]
     # Every other Tower strikes both on the shared tile.
     yi = tower("Yi", (2, 3), ((-1, -1),), damage=5)
     assert cross([yi], a=[familiar(1, health=1, pace=2)], b=[familiar(2, health=1)]) == [
         (False, "C2", 2, "Yi D3"), (False, "C2", 2, "Yi D3")]
+
+
+def test_a_healer_heals_a_familiar_of_the_other_track_on_its_tile():
+    # Gam deals 2 on C2 at t=2 and 3 to the Fox (Track A, pace 2, 4 health); the Toad (Track B,
+    # pace 2) shares C2 with it then and heals it 1 a unit, so it walks on.
+    gam = tower("Gam", (2, 3), ((-1, -1),), damage=2)
+    fox = familiar(1, health=4, pace=2)
+    assert cross([gam], a=[fox], b=[familiar(2, "Toad", 100, pace=2, ability=Ability.HEAL, amount=1)]) == [
+        (True, "F2", 16, None), (True, "F2", 10, None)]
+    assert cross([gam], a=[fox], b=[familiar(2, "Toad", 100, pace=2)]) == [
+        (False, "C2", 3, "Gam D3"), (True, "F2", 10, None)]
 
 
 def test_geon_strikes_on_the_tile_of_the_familiar_nearest_e_the_lowest_slot_there():
