@@ -72,7 +72,8 @@ def twice(game: Game, seed: int, rounds: int, silent: set[int], mover: int, othe
 
 def cases(rounds: int, seats: int):
     """(seed, rounds played first, silent seats, the mover's seat, their other bot's seed or None)."""
-    return st.tuples(st.integers(0, 10**6), st.integers(0, rounds), st.sets(st.integers(0, seats - 1), max_size=seats // 2),
+    return st.tuples(st.integers(0, 10**6), st.integers(0, rounds),
+                     st.sets(st.integers(0, seats - 1), max_size=seats // 2),
                      st.integers(0, seats - 1), st.none() | st.integers(0, 10**6))
 
 
