@@ -40,6 +40,20 @@ def rng_for(seed: int, round_number: int, purpose: str) -> random.Random:
     return random.Random(f"sheets-host/{seed}/{round_number}/{purpose}")
 
 
+def generators(rng: random.Random) -> Callable[[str], random.Random]:
+    """One generator per purpose (an event's name, a player's), from one draw of `rng`: what one
+    purpose draws never depends on which others are asked for, in what order, or how much they
+    draw. Whatever is drawn for each player comes from their own (`docs/architecture.md`), so
+    another player's submission never shifts it.
+
+    >>> draw = generators(random.Random(1))
+    >>> draw("Ann").random() == generators(random.Random(1))("Ann").random() != draw("Bo").random()
+    True
+    """
+    base = rng.getrandbits(64)
+    return lambda purpose: random.Random(f"{base}/{purpose}")
+
+
 @dataclass(frozen=True)
 class Window:
     """When the round opened and when its submissions were read (the freeze), in UTC; for games

@@ -521,7 +521,7 @@ def test_the_last_round_waits_for_the_rankings_typed_by_hand(last_round):
 
 @pytest.mark.parametrize("mistake, expected", [
     ("missing", "column 'player': '{last}' is not listed: every participant of continuum once"),
-    ("place twice", "row 2, column 'place': '1, 1, 3, 4, 5, 6' is not the places 1 to 6, each once"),
+    ("place twice", "row 2, column 'place': '{places}' is not the places 1 to {n}, each once"),
     ("not a participant", "row 2, column 'player': '{outsider}' is not a participant of continuum"),
 ])
 def test_a_ranking_typed_wrong_is_refused_naming_tab_row_and_column(last_round, mistake, expected):
@@ -541,7 +541,9 @@ def test_a_ranking_typed_wrong_is_refused_naming_tab_row_and_column(last_round, 
     before = version(backend, "host")
     with pytest.raises(SchemaErrors) as refused:
         engine.resolve(backend, early=True, clock=fixed_clock)
-    assert "tab 'continuum ranking', " + expected.format(last=members[-1], outsider=outsider) in str(refused.value)
+    places = ", ".join(map(str, [1, 1, *range(3, len(members) + 1)]))  # the second row's place typed as 1
+    assert "tab 'continuum ranking', " + expected.format(last=members[-1], outsider=outsider, places=places,
+                                                          n=len(members)) in str(refused.value)
     with pytest.raises(SchemaErrors):
         engine.check(backend, fixed_clock)  # every command stops on it, so the host sees it at once
     assert version(backend, "host") == before

@@ -14,13 +14,14 @@ GAME = get_game("academy-of-witchcraft-arts")
 
 
 def test_simulate_plays_random_and_greedy_bots_and_reports_usage_side_by_side():
-    result = runner.invoke(app, ["simulate", "academy-of-witchcraft-arts", "--games", "3", "--json"])
+    # 8 games: over 3, a share near 0.8 (Familiars reaching E in round 1) can come out 1 by chance.
+    result = runner.invoke(app, ["simulate", "academy-of-witchcraft-arts", "--games", "8", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert [r["bots"] for r in data["by_bots"]] == ["random", "greedy"]
     for report in data["by_bots"]:
         averages = report["averages"]
-        assert report["games"] == 3 and report["games_per_minute"] > 0
+        assert report["games"] == 8 and report["games_per_minute"] > 0
         assert {"alchemy gems min", "alchemy gems mean", "alchemy gems max", "sole winner",
                 "winner's average", "candidate's average"} <= set(averages)
         assert any(k.startswith("alchemy made ") for k in averages)  # every construct

@@ -18,8 +18,7 @@ from sheets_host.events.continuum import read
 from sheets_host.events.continuum.board import random_board
 from sheets_host.events.continuum.read import WARDS
 from sheets_host.events.continuum.state import FILES, RANKS, Board, ContinuumSubmission
-from sheets_host.festival.rules import generators
-from sheets_host.game import rng_for
+from sheets_host.game import generators, rng_for
 
 from .conftest import fixed_clock
 from .test_continuum_event import ACADEMY, CELLS_ALLOWED, WARD_ROWS, expected_board, grid_of, typed_grid
@@ -175,9 +174,9 @@ def test_resolved_the_silent_and_the_invalid_get_drawn_boards_shown_in_their_boo
         me = dict(zip(book["my continuum"]["what"], book["my continuum"]["value"]))
         assert me["board"] == ("drawn from the seed (none valid in round 1)" if player in ("Ada", "Cora") else "yours")
         assert book["continuum"].empty  # round 2's tab, for the bolts
-    # Drawn in seating order from the festival's generator for Continuum, seeded by the game's seed.
-    rng = generators(rng_for(BOOK_SEED, state.round - 1, "resolve"))("continuum")
-    assert [c.boards["Ada"], c.boards["Cora"]] == [random_board(rng), random_board(rng)]
+    # Each drawn from its owner's generator, made from the festival's for Continuum, seeded by the game's seed.
+    draw = generators(generators(rng_for(BOOK_SEED, state.round - 1, "resolve"))("continuum"))
+    assert [c.boards["Ada"], c.boards["Cora"]] == [random_board(draw("Ada")), random_board(draw("Cora"))]
     public = backend.book("public").read()
     assert public["continuum tiles broken"].empty and public["continuum wards broken"].empty
     assert "my board" not in public and "continuum boards" not in public

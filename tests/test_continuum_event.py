@@ -14,6 +14,7 @@ import pytest
 
 from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
+from sheets_host.game import generators
 from sheets_host.events.continuum import EVENT, rules, tabs, views
 from sheets_host.events.continuum.board import NEUTRAL_LABEL, grid_labels, random_board
 from sheets_host.events.continuum.read import BOARD, BOLTS, WARDS
@@ -281,8 +282,8 @@ def test_round_one_sets_the_typed_boards_and_draws_the_missing_from_the_events_g
     subs = {"Ada": typed, "Bo": EVENT.default(state, "Bo"), "Cy": EVENT.default(state, "Cy"),
             "Di": ContinuumSubmission(board=own)}
     after, log = EVENT.resolve(state, subs, 1, random.Random(5))
-    rng = random.Random(5)  # drawn in seating order from the event's generator
-    drawn = {"Bo": random_board(rng), "Cy": random_board(rng)}
+    draw = generators(random.Random(5))  # each drawn from its owner's generator, made from the event's
+    drawn = {"Bo": random_board(draw("Bo")), "Cy": random_board(draw("Cy"))}
     assert after.boards == {"Ada": expected_board(), **drawn, "Di": own}
     assert after.defaulted == ("Bo", "Cy") and after.rounds_played == 1 and after.bolts == ()
     assert log == ["Continuum Ada: board set", "Continuum Bo: board drawn", "Continuum Cy: board drawn",

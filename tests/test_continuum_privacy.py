@@ -24,7 +24,7 @@ from .test_continuum_event import GAME, grid_of
 # public (views, standings, announcements) and every other reader are searched for what is private:
 # the firers, the bolts that broke nothing, the wards not broken, another's board and bolts.
 
-PRIVACY_FESTIVALS = ((3, 10), (8, 8))
+PRIVACY_FESTIVALS = ((1, 10), (8, 8))  # seeds whose festivals have enough of each thing checked
 
 
 def label(i: int, k: int) -> str:
@@ -288,7 +288,9 @@ def test_another_players_book_never_holds_this_players_board_or_bolts(festivals)
                 for ward in standing(c, owner):
                     cells_text = " ".join(ward.cells)
                     assert ward.label == NEUTRAL_LABEL or ward.label not in text, (reader, owner, ward)
-                    assert cells_text in own | public or cells_text not in text, (reader, owner, ward)
+                    # (one's own or a broken ward may hold these cells and more: D5 E5 D6 E6 E7)
+                    assert any(cells_text in seen for seen in own | public) or cells_text not in text, \
+                        (reader, owner, ward)
                     looked += 1
     assert looked > 2000
 

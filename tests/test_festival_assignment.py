@@ -131,13 +131,17 @@ def test_with_eight_players_capacity_binds_only_when_an_event_is_listed_more_tha
         replay(done, players, {}, 7)
 
 
-def test_silent_players_lists_are_drawn_in_seating_order_and_they_count_no_garnets():
+def test_silent_players_lists_are_drawn_each_from_their_own_generator_and_they_count_no_garnets():
     choices = {p: None for p in PLAYERS}
     done = assign(EVENTS, PLAYERS, choices, {"P3": 5}, 7, random.Random(11))
     assert done.drawn == PLAYERS
-    rng = random.Random(11)
-    assert done.choices == {p: tuple(rng.sample(EVENTS, 2)) for p in PLAYERS}
+    assert all(len(set(pair)) == 2 and set(pair) <= set(EVENTS) for pair in done.choices.values())
+    assert len(set(done.choices.values())) > 1
     replay(done, PLAYERS, {}, 7)  # P3's 5 garnets do not count: spent on no valid list
+    # Whoever else lists, or stays silent, what is drawn for a silent player stays theirs.
+    for lister in PLAYERS:
+        others = assign(EVENTS, PLAYERS, {**choices, lister: ("alchemy", "summoning")}, {}, 7, random.Random(11))
+        assert all(others.choices[p] == done.choices[p] for p in PLAYERS if p != lister), lister
 
 
 def test_too_many_players_for_the_capacity_is_refused_with_the_numbers():

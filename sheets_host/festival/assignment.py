@@ -6,15 +6,16 @@ preference list will be the tiebreak; after that, ties are broken randomly.").
 The procedure, deterministic given the seeded generator:
 
 1. A silent player (no valid list) has their two choices drawn: an ordered pair of distinct
-   events, uniformly, and 0 garnets. The draws are made for silent players in seating order
-   before anything else, so they are reproducible.
+   events, uniformly, and 0 garnets. Each is drawn from the player's own generator
+   (`game.generators`), so whether another player listed never changes what is drawn for them.
 2. Everyone starts sitting out the event they did not list (their unlisted event) and playing
    the two they listed.
 3. First choices are examined first, then second choices: an event with more than `capacity`
    players turns players away, one at a time, until it has `capacity`. A player turned away from
    event E sits out E instead and plays their unlisted event. An event turns away those for whom
    it is the second choice before those for whom it is the first; then those who spent the fewest
-   garnets; then by a seeded draw (the players shuffled once, after step 1). A player may only be
+   garnets; then by a seeded draw (the players shuffled once, by a generator of its own, so the
+   order does not depend on who was silent). A player may only be
    turned away to an unlisted event with room (fewer than `capacity` players); a player whose
    unlisted event is full is skipped. Events are examined in festival order, repeating until no
    event is over capacity.
@@ -38,10 +39,11 @@ Alchemy is Cy's second choice, so Cy is turned away before Bo, who spent fewer g
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import SheetsHostError
+from ..game import generators
 
 EVENTS_PLAYED = 2  # "Players will each participate in 2 out of 3 of these Events."
 
@@ -91,15 +93,15 @@ def check_sizes(events: Sequence[str], players: Sequence[str], capacity: int) ->
 
 def preference_lists(events: Sequence[str], players: Sequence[str],
                      choices: Mapping[str, tuple[str, str] | None],
-                     rng: random.Random) -> tuple[dict[str, tuple[str, str]], tuple[str, ...]]:
-    """Every player's first and second choice, drawn for the silent ones in seating order
-    (step 1); with the silent players."""
+                     draw: Callable[[str], random.Random]) -> tuple[dict[str, tuple[str, str]], tuple[str, ...]]:
+    """Every player's first and second choice, drawn for the silent ones each from their own
+    generator `draw(player)` (step 1); with the silent players."""
     lists: dict[str, tuple[str, str]] = {}
     drawn = []
     for player in players:
         listed = choices.get(player)
         if listed is None:
-            first, second = rng.sample(list(events), 2)  # each of the 6 ordered pairs alike
+            first, second = draw(player).sample(list(events), 2)  # each of the 6 ordered pairs alike
             lists[player] = (first, second)
             drawn.append(player)
             continue
@@ -115,10 +117,11 @@ def assign(events: Sequence[str], players: Sequence[str], choices: Mapping[str, 
            garnets: Mapping[str, int], capacity: int, rng: random.Random) -> Assignment:
     """The pregame assignment (the procedure in the module's docstring)."""
     check_sizes(events, players, capacity)
-    lists, drawn = preference_lists(events, players, choices, rng)
+    draw = generators(rng)
+    lists, drawn = preference_lists(events, players, choices, lambda player: draw(f"list/{player}"))
     spent = {p: garnets.get(p, 0) if p not in drawn else 0 for p in players}
     draw_order = list(players)
-    rng.shuffle(draw_order)
+    draw("turning away").shuffle(draw_order)
     position = {p: i for i, p in enumerate(draw_order)}
 
     sits_out = {p: next(e for e in events if e not in lists[p]) for p in players}

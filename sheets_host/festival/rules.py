@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import RoundError
+from ..game import generators
 from .assignment import assign
 from .by_hand import ranking_tab
 from .endgame import FestivalResult, festival_endgame, listed, ordinal
@@ -21,12 +22,6 @@ from .pregame import Preference
 from .state import FestivalState, FestivalSubmission, HandEvent, is_run
 
 GOLD = ("alchemy", "gold held")  # "the player(s) with the most gold (material) remaining in Alchemy"
-
-
-def generators(rng: random.Random):
-    """One generator per purpose (an event's name), independent of the order they are asked for."""
-    base = rng.getrandbits(64)
-    return lambda purpose: random.Random(f"{base}/{purpose}")
 
 
 def run_events(state: FestivalState) -> list[Event]:

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from ...festival.event import Placement, place_by
+from ...game import generators
 from .state import (GOLD, Alchemy, AlchemyState, AlchemySubmission, Attempt, Drop, Effect, Holdings, Report,
                     RoundResult, Sale, Turn)
 
@@ -284,9 +285,11 @@ def resolve_round(alchemy: Alchemy, number: int, start: Mapping[str, Holdings], 
 
 def resolve(state: AlchemyState, submissions: Mapping[str, AlchemySubmission | None], number: int,
             rng: random.Random) -> AlchemyState:
-    """The state after festival round `number`; a missing submission does nothing. Attempts are
-    ordered participant by participant in seating order, so the same rng gives the same round."""
-    turns = {p: plan(submissions.get(p) or AlchemySubmission(), rng) for p in state.participants}
+    """The state after festival round `number`; a missing submission does nothing. Each
+    participant's attempts are ordered by a generator of their own (`generators`), so what another
+    types never changes their order."""
+    draw = generators(rng)
+    turns = {p: plan(submissions.get(p) or AlchemySubmission(), draw(p)) for p in state.participants}
     start = {p: state.holdings(p) for p in state.participants}
     return AlchemyState(state.alchemy, state.participants,
                         state.history + (resolve_round(state.alchemy, number, start, turns),))

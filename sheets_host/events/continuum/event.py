@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...cells import SubmitRow
 from ...festival.event import Event, Placement
-from ...game import Parsed
+from ...game import Parsed, generators
 from ...table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .board import random_board
@@ -55,8 +55,9 @@ class ContinuumEvent(Event[ContinuumState, ContinuumSubmission]):
     def resolve(self, state: ContinuumState, submissions: Mapping[str, ContinuumSubmission], round_number: int,
                 rng: random.Random) -> tuple[ContinuumState, list[str]]:
         if state.rounds_played == 0:
-            # Drawn in seating order from the event's generator: the same seed draws the same boards.
-            boards = {p: submissions[p].board or random_board(rng) for p in state.participants}
+            # Each missing board drawn from its owner's own generator: another's board never shifts it.
+            draw = generators(rng)
+            boards = {p: submissions[p].board or random_board(draw(p)) for p in state.participants}
             drawn = tuple(p for p in state.participants if submissions[p].board is None)
             after = replace(state, boards=boards, defaulted=drawn, rounds_played=1)
         else:

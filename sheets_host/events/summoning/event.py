@@ -12,7 +12,7 @@ import pandas as pd
 from ...cells import SubmitRow
 from ...errors import SchemaError
 from ...festival.event import Event, Placement
-from ...game import Parsed
+from ...game import Parsed, generators
 from ...table import SubmitTab
 from . import bots, data, read, rules, tabs, views
 from .state import SummoningState, SummoningSubmission
@@ -60,8 +60,9 @@ class SummoningEvent(Event[SummoningState, SummoningSubmission]):
 
     def resolve(self, state: SummoningState, submissions: Mapping[str, SummoningSubmission], round_number: int,
                 rng: random.Random) -> tuple[SummoningState, list[str]]:
-        # Defaults drawn in seating order from the event's generator: the same seed, the same draws.
-        turns = {p: rules.turn_of(state, p, submissions[p], rng) for p in state.participants}
+        # Each participant's defaults drawn from their own generator: another's orders never shift them.
+        draw = generators(rng)
+        turns = {p: rules.turn_of(state, p, submissions[p], draw(p)) for p in state.participants}
         after = rules.play_round(state, turns)
         return after, views.log(after)
 
