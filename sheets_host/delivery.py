@@ -295,7 +295,10 @@ def settle_files(backend: Backend, commit: Commit, content: Callable[[], Mapping
     recorded (`content()` gives them, computed only when one is missing or differs, and a file
     already holding it is left alone) and no file of a round after `commit.last_round_kept` (an
     undone round's), nor a temporary file a kill left behind. The paths written or removed."""
+    if not commit.version:  # a host book with no commit record: nothing is known to be owed
+        return []
     folder = backend.output_dir()
+
     def holds(path: Path, digest: str) -> bool:
         return path.is_file() and file_digest(path.read_bytes()) == digest
     changed = []
