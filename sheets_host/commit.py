@@ -21,18 +21,19 @@ from .delivery import (
     announcements,
     deliver,
     delivered,
+    file_digest,
     fresh_submits,
     grown,
     other_books,
-    remove_files,
+    round_files,
+    settle_files,
     submit_frames,
-    write_files,
 )
 from .errors import BookError, SheetsHostError
 from .game import Game
-from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Session, archive_header, frame, open_session, submit_columns
+from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Held, Session, archive_header, frame, open_session, submit_columns
 from .layout import lay_out_tab
-from .reading import Reading, same_rows, unaccounted
+from .reading import Reading, rows_digest, same_rows, typed_rows
 
 # ---- writing the host book ----------------------------------------------------------------------
 
@@ -103,8 +104,19 @@ def type_state(session: Session, state: Any) -> bool:
     return bool(tabs)
 
 
-def next_commit(session: Session, operation: str, round_number: int, attempt: int) -> Commit:
-    return Commit(session.commit.version + 1, operation, round_number, attempt)
+def next_commit(session: Session, operation: str, round_number: int, attempt: int, *,
+                files: Mapping[str, bytes] = {}, held: Mapping[str, Held] = {}) -> Commit:
+    """The commit a command makes, with what its delivery owes: the `files` it writes (recorded by
+    digest) and what each player's submit tabs `held` when it read them, if it replaces them."""
+    return Commit(session.commit.version + 1, operation, round_number, attempt,
+                  {name: file_digest(data) for name, data in files.items()}, dict(held))
+
+
+def held(session: Session, state: Any, read: Mapping[str, Mapping[str, pd.DataFrame]]) -> dict[str, Held]:
+    """What each player's submit tabs (those they have in `state`) held as this command read them."""
+    game = session.game
+    return {p: Held(tuple(t.name for t in game.submit_tabs(state, p)),
+                    rows_digest(typed_rows(game, state, p, read[f"player:{p}"]))) for p in session.players}
 
 
 def check_writable(session: Session, books: Mapping[str, Book]) -> None:
@@ -139,18 +151,33 @@ def versions(session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]]) -
 
 def caught_up(backend: Backend, clock: Clock) -> tuple[Session, dict[str, Book], dict[str, dict[str, pd.DataFrame]],
                                                         ResolveReport | None]:
-    """The game with every other book read; a delivery a crash interrupted is finished first (and
-    reported), so no command reads a submit tab that still holds the previous round."""
+    """The game with every other book read; what the host's last commit still owes (books behind
+    it, announcement files) is finished first and reported, so no command reads a submit tab that
+    still holds the previous round."""
     session = open_session(backend, clock)
     books = other_books(session)
     read = read_books(session, books)
     behind = [r for r, v in versions(session, read).items() if v < session.commit.version]
     if not behind:
-        return session, books, read, None
+        files = settle_files(backend, session.commit, lambda: owed_files(session))
+        if not files:
+            return session, books, read, None
+        last = session.commit
+        return session, books, read, ResolveReport(last.round, "delivered", files=files,
+                                                   name=session.game.round_name(last.round))
     report = finish_delivery(session, books, read, behind)
     session = open_session(backend, clock)
     books = other_books(session)
     return session, books, read_books(session, books), report
+
+
+def owed_files(session: Session) -> dict[str, bytes]:
+    """The announcement files of the host's last commit, computed again from the host book."""
+    last = session.commit
+    if last.operation not in ("resolve", "redo"):
+        return {}
+    text = session.game.announcement(session.snapshot(last.round), session.state)
+    return round_files(session.game, session.state, last.round, text)
 
 
 @dataclass
@@ -183,11 +210,12 @@ def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[st
 
 def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[str, Mapping[str, pd.DataFrame]],
                      behind: Sequence[str]) -> ResolveReport:
-    """Deliver the host's last commit to the books a crash left behind, as the command that made it
-    would have; rows those books' submit tabs hold that the archive lacks are set aside first."""
+    """Deliver the host's last commit to the books a kill left behind, as the command that made it
+    would have, then its files. What a behind player's submit tabs hold is compared with what the
+    commit recorded they held when it read them (`Commit.held`, in the tabs it read): the same is
+    archived already; anything else was typed since and is set aside first, once."""
     last, game, state = session.commit, session.game, session.state
     number = last.round
-    archived = session.attempt_rows(number, last.attempt) if last.operation in ("resolve", "redo", "undo") else {}
     submits: dict[str, dict[str, pd.DataFrame]] = {}
     aside: dict[str, list[SubmitRow]] = {}
     for role in behind:
@@ -197,10 +225,14 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
         if last.operation in ("new", "resolve"):
             submits[player] = fresh_submits(game, state, player)
         elif last.operation == "undo":
-            submits[player] = archived_submits(game, state, player, archived[player])
+            submits[player] = archived_submits(game, state, player, session.attempt_rows(number, last.attempt)[player])
         else:
             continue  # a redo leaves submit tabs alone
-        aside[player] = unaccounted(game, state, player, read[role], archived.get(player, []))
+        was = last.held.get(player)
+        tabs = None if was is None else [t for t in game.every_submit_tab() if t.name in was.tabs]
+        now = typed_rows(game, state, player, read[role], tabs)
+        if was is None or rows_digest(now) != was.digest:  # no record (an older commit): keep it all
+            aside[player] = now
     # The open round's rows go with it; the round just resolved keeps late edits to it.
     aside_round = number + 1 if last.operation == "undo" else max(number, 1)
     rows = set_aside_once(session, aside_round, aside)
@@ -214,10 +246,7 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
     targets = {r: books[r] for r in behind}
     deliver(session, state, targets, submits=submits, shown=read,
             announcements_tab=announcements(game, public, number, text) if "public" in behind and number else None)
-    files: list[Path] = []
-    if text is not None:
-        files = write_files(session.backend, game, state, number, text)
-    remove_files(session.backend, session.last_resolved["round"] if session.last_resolved else 0)
+    files = settle_files(session.backend, last, lambda: owed_files(session))
     return ResolveReport(number, "delivered", announcement=text or "", files=files, name=game.round_name(number))
 
 

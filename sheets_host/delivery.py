@@ -12,7 +12,7 @@ import hashlib
 import os
 import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from . import cells
 from .backends import ENGINE_TAB, Backend, Book, rows_from_frame
 from .errors import SchemaErrors
 from .game import Game
-from .host import Session, frame, parse_time, read_commit, row_ref, stamp, submit_columns
+from .host import Commit, Session, frame, parse_time, read_commit, row_ref, stamp, submit_columns
 from .layout import INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
 from .table import SubmitTab
 
@@ -208,7 +208,7 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
     by this command) is not sent again, one that only grew gets only its new rows, and the backend
     may send only the rows that changed of the others."""
     game = session.game
-    stamp_tab = session.commit.frame()
+    stamp_tab = session.commit.shown()
     for role, book in books.items():
         kind, _, name = role.partition(":")
         protect = {}
@@ -270,24 +270,57 @@ def _replace(path: Path, data: bytes) -> None:
             os.remove(tmp)
 
 
-def write_files(backend: Backend, game: Game, state: Any, round_number: int, text: str) -> list[Path]:
-    folder = backend.output_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    md = folder / f"round-{round_number:02d}.md"
-    _replace(md, text.encode())
-    files = [md]
-    png = game.picture(state)
-    if png:
-        path = folder / f"round-{round_number:02d}.png"
-        _replace(path, png)
-        files.append(path)
+def round_files(game: Game, state: Any, round_number: int, text: str) -> dict[str, bytes]:
+    """Round `round_number`'s announcement files by their path in the output folder: the text, the
+    picture, and each player's private pictures (in `private/<player>/`), from the state after it."""
+    name = f"round-{round_number:02d}"
+    files = {f"{name}.md": text.encode()}
+    if png := game.picture(state):
+        files[f"{name}.png"] = png
     for player, png in game.private_pictures(state).items():
-        mine = folder / PRIVATE / player_folder(player)
-        mine.mkdir(parents=True, exist_ok=True)
-        path = mine / f"round-{round_number:02d}.png"
-        _replace(path, png)
-        files.append(path)
+        files[f"{PRIVATE}/{player_folder(player)}/{name}.png"] = png
     return files
+
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def _remove(path: Path) -> None:
+    path.unlink(missing_ok=True)
+
+
+def settle_files(backend: Backend, commit: Commit, content: Callable[[], Mapping[str, bytes]]) -> list[Path]:
+    """Make the output folder hold what `commit` owes: each of its files with the content it
+    recorded (`content()` gives them, computed only when one is missing or differs, and a file
+    already holding it is left alone) and no file of a round after `commit.last_round_kept` (an
+    undone round's), nor a temporary file a kill left behind. The paths written or removed."""
+    if not commit.version:  # a host book with no commit record: nothing is known to be owed
+        return []
+    folder = backend.output_dir()
+
+    def holds(path: Path, digest: str) -> bool:
+        return path.is_file() and file_digest(path.read_bytes()) == digest
+    changed = []
+    owed = [name for name, digest in commit.files.items() if not holds(folder / name, digest)]
+    if owed:
+        data = content()
+        for name in [n for n in owed if n in data]:
+            path = folder / name
+            if not holds(path, file_digest(data[name])):  # the host book may have changed since
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _replace(path, data[name])
+                changed.append(path)
+    if folder.is_dir():
+        private = folder / PRIVATE
+        for path in [*folder.iterdir(), *(p for mine in (private.iterdir() if private.is_dir() else ())
+                                           if mine.is_dir() for p in mine.iterdir())]:
+            stem = path.name.split(".")[0]
+            if ((path.name.startswith(".") and path.name.endswith(".tmp"))
+                    or (stem.startswith("round-") and stem[6:].isdigit() and int(stem[6:]) > commit.last_round_kept)):
+                _remove(path)
+                changed.append(path)
+    return changed
 
 
 PRIVATE = "private"  # announcements/private/<player>/: pictures for one player, sent to them alone
@@ -303,20 +336,3 @@ def player_folder(player: str) -> str:
     digest = hashlib.sha256(player.encode()).hexdigest()[:4]
     name = re.sub(r"[^\w-]+", "_", player).strip("_")[:40] or "player"
     return f"{name}-{digest}"
-
-
-def remove_files(backend: Backend, after: int) -> None:
-    """Remove announcement files of rounds after `after` (undone rounds), and temporary files
-    a crash left behind."""
-    folder = backend.output_dir()
-    if not folder.is_dir():
-        return
-    private = folder / PRIVATE
-    for path in [*folder.iterdir(), *(p for mine in (private.iterdir() if private.is_dir() else ())
-                                       if mine.is_dir() for p in mine.iterdir())]:
-        stem = path.name.split(".")[0]
-        if path.name.startswith(".") and path.name.endswith(".tmp"):
-            path.unlink(missing_ok=True)
-        elif stem.startswith("round-") and stem[6:].isdigit() and int(stem[6:]) > after:
-            path.unlink(missing_ok=True)
-

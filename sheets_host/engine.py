@@ -33,6 +33,7 @@ from .commit import (
     caught_up,
     check_writable,
     commit,
+    held,
     next_commit,
     set_aside_once,
     type_state,
@@ -43,10 +44,10 @@ from .delivery import (
     deliver,
     fresh_submits,
     player_books,
-    remove_files,
+    round_files,
+    settle_files,
     status_frame,
     status_layout,
-    write_files,
 )
 from .errors import BookError, RoundError, SheetsHostError
 from .game import Game, Outcome, Window, rng_for
@@ -179,6 +180,7 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
             "snapshots": pd.DataFrame(columns=SNAPSHOTS.header)})
         deliver(session, state, {"public": public, **books},
                 submits={p: fresh_submits(game, state, p) for p in players})
+        settle_files(backend, session.commit, dict)  # no round's file is left of a game replaced
     return session
 
 
@@ -412,26 +414,30 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
                     if cells.text(r.get("round")) in {str(n) for n in earlier}]
             extra = {"snapshots": frame(kept + added, SNAPSHOTS.header)}
         added = []
+    text = game.announcement(state, new_state)
+    files = round_files(game, new_state, number, text)
     check_writable(session, books)
     try:
-        commit(session, new_state, archive=archive, snapshots=added, extra=extra,
-               operation=next_commit(session, "redo" if redo else "resolve", number, attempt))
+        # A redo leaves submit tabs alone (players may already be typing the next round): it owes
+        # them nothing.
+        commit(session, new_state, archive=archive, snapshots=added, extra=extra, operation=next_commit(
+            session, "redo" if redo else "resolve", number, attempt, files=files,
+            held={} if redo else held(session, session.state, read)))
     except SheetsHostError as e:
         raise BookError(f"writing the host book failed, so {game.round_name(number)} is not {'re' if redo else ''}resolved: {e}") from None
     session.state = new_state
 
-    text = game.announcement(state, new_state)
     with after_commit(game.round_name(number), "redone" if redo else "resolved"):
-        # A redo leaves submit tabs alone: players may already be typing the next round.
         submits = {} if redo else {p: fresh_submits(game, new_state, p) for p in session.players}
         deliver(session, new_state, books, submits=submits, shown=read,
                 announcements_tab=announcements(game, read["public"].get("announcements"), number, text))
-        files = write_files(session.backend, game, new_state, number, text)
+        settle_files(session.backend, session.commit, lambda: files)
     note = ""
     if redo and following is not None and following["attempt"]:
         note = (f"{game.round_name(following['round'])} stays {following['status']}, its submissions untouched: "
                 "`resolve` resolves it")
-    return ResolveReport(number, "redone" if redo else "resolved", dict(readings), text, files, over,
+    folder = session.backend.output_dir()
+    return ResolveReport(number, "redone" if redo else "resolved", dict(readings), text, [folder / f for f in files], over,
                          game.standings(new_state) if over else None, note, game.round_name(number))
 
 
@@ -442,7 +448,9 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
     """Restore the state before the last resolve and give players back that round's submissions;
     whatever they had typed for the next round is set aside in the archive first."""
     with backend.hold("undo"):
-        session, books, read, _ = caught_up(backend, clock)
+        session, books, read, delivery = caught_up(backend, clock)
+        if delivery is not None and session.commit.operation == "undo":  # the undo a kill cut short, finished
+            return RoundDone(delivery.round, delivery.name)
         last = session.last_resolved
         if last is None:
             raise RoundError("no round has been resolved yet: there is nothing to undo")
@@ -461,13 +469,14 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
         session.note(number, attempt, "undo", f"round {number} undone: state restored from its snapshot"
                      + (f"; rows typed for round {number + 1} by {', '.join(aside)} set aside in the archive" if aside else ""))
         check_writable(session, books)
-        commit(session, state, archive=archive, operation=next_commit(session, "undo", number, attempt))
+        commit(session, state, archive=archive,
+               operation=next_commit(session, "undo", number, attempt, held=held(session, session.state, read)))
         session.state = state
         with after_commit(session.game.round_name(number), "undone"):
             deliver(session, state, books, shown=read,
                     submits={p: archived_submits(session.game, state, p, restored[p]) for p in session.players},
                     announcements_tab=announcements(session.game, read["public"].get("announcements"), number, None))
-            remove_files(backend, number - 1)
+            settle_files(backend, session.commit, dict)
     return RoundDone(number, session.game.round_name(number))
 
 

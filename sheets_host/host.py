@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -113,18 +113,45 @@ def reindex(data: pd.DataFrame) -> pd.DataFrame:
     return data
 
 
+class Held(NamedTuple):
+    """What a player's submit tabs held when a command read them: the tabs, and a digest of their
+    rows (`reading.rows_digest`). The command archived all of it before replacing the tabs."""
+
+    tabs: tuple[str, ...]
+    digest: str
+
+
 @dataclass(frozen=True)
 class Commit:
-    """The host's last commit: its number and what it did, for finishing its delivery."""
+    """The host's last commit: its number, what it did, and what its delivery owes besides every
+    book showing its number, so a delivery a kill cut short is finished from this record alone."""
 
     version: int = 0
     operation: str = ""  # new, resolve, redo, undo
     round: int = 0  # the round resolved, redone or undone (0 for new)
     attempt: int = 0
+    # The announcement files the round's delivery writes: path in the output folder -> digest of
+    # the content (`delivery.file_digest`).
+    files: Mapping[str, str] = field(default_factory=dict)
+    # player -> what their submit tabs held when read, for a command that replaces them.
+    held: Mapping[str, Held] = field(default_factory=dict)
 
-    def frame(self) -> pd.DataFrame:
+    @property
+    def last_round_kept(self) -> int:
+        """The last round whose announcement files the output folder keeps."""
+        return self.round - 1 if self.operation == "undo" else self.round
+
+    def shown(self) -> pd.DataFrame:
+        """The commit as other books show it: its number and what it did (nothing of other players)."""
         return frame([{"key": k, "value": getattr(self, k)} for k in ("version", "operation", "round", "attempt")],
                      ["key", "value"])
+
+    def frame(self) -> pd.DataFrame:
+        """The host's engine tab: the commit as shown, then what its delivery owes, a row each."""
+        rows = [*({"key": f"file {path}", "value": digest} for path, digest in self.files.items()),
+                *({"key": f"held by {player}", "value": json.dumps({"tabs": list(h.tabs), "digest": h.digest})}
+                  for player, h in self.held.items())]
+        return pd.concat([self.shown(), frame(rows, ["key", "value"])], ignore_index=True)
 
 
 @dataclass
@@ -376,9 +403,13 @@ def read_commit(data: pd.DataFrame | None) -> Commit:
         return Commit()
     values = {cells.text(r["key"]): r["value"] for r in COMMIT.records(data)}
     try:
+        held = {key.removeprefix("held by "): json.loads(cells.text(value)) for key, value in values.items()
+                if key.startswith("held by ")}
         return Commit(int(float(cells.text(values.get("version")) or 0)), cells.text(values.get("operation")),
-                      int(float(cells.text(values.get("round")) or 0)), int(float(cells.text(values.get("attempt")) or 0)))
-    except ValueError:
+                      int(float(cells.text(values.get("round")) or 0)), int(float(cells.text(values.get("attempt")) or 0)),
+                      {key.removeprefix("file "): cells.text(value) for key, value in values.items() if key.startswith("file ")},
+                      {player: Held(tuple(h["tabs"]), h["digest"]) for player, h in held.items()})
+    except (ValueError, TypeError, KeyError):
         raise SchemaErrors([SchemaError(ENGINE_TAB, None, "value", "", "the engine's own numbers (restore the tab)")]) from None
 
 

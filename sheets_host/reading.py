@@ -7,6 +7,8 @@ every later reading of the archived rows gives the same result on any backend.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -137,10 +139,10 @@ def parse(game: Game, state: Any, player: str, rows: list[SubmitRow], window: Wi
                    game.submits(state, player), list(aside))
 
 
-def _every_tab(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame]
-               ) -> tuple[list[SubmitRow], list[Problem], list[SubmitRow]]:
+def _every_tab(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame],
+               tabs: Sequence[SubmitTab] | None = None) -> tuple[list[SubmitRow], list[Problem], list[SubmitRow]]:
     rows, problems, unread = [], [], []
-    for tab in game.submit_tabs(state, player):
+    for tab in game.submit_tabs(state, player) if tabs is None else tabs:
         r, p, u = submit_rows(game, player, tab, book.get(tab.name))
         rows, problems, unread = rows + r, problems + p, unread + u
     return rows, problems, unread
@@ -152,10 +154,11 @@ def read_player(game: Game, state: Any, player: str, book: Mapping[str, pd.DataF
     return parse(game, state, player, rows, window, problems, aside)
 
 
-def typed_rows(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame]) -> list[SubmitRow]:
-    """Everything typed in a player's submit tabs, read or not: what a command keeps before
-    replacing the tabs."""
-    rows, _, unread = _every_tab(game, state, player, book)
+def typed_rows(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame],
+               tabs: Sequence[SubmitTab] | None = None) -> list[SubmitRow]:
+    """Everything typed in a player's submit tabs (those they have in `state`, or `tabs`), read or
+    not: what a command keeps before replacing the tabs."""
+    rows, _, unread = _every_tab(game, state, player, book, tabs)
     return rows + unread
 
 
@@ -166,10 +169,17 @@ def unaccounted(game: Game, state: Any, player: str, book: Mapping[str, pd.DataF
     return typed if typed and not same_rows(typed, kept) else []
 
 
+def _cells(rows: Sequence[SubmitRow]) -> list:
+    return sorted((r.tab or "", r.row, sorted((k, cells.text(v)) for k, v in r.values.items() if not cells.is_blank(v)))
+                  for r in rows)
+
+
 def same_rows(a: Sequence[SubmitRow], b: Sequence[SubmitRow]) -> bool:
     """Whether two readings hold the same cells in the same rows of the same tabs (text as typed,
     any spacing)."""
-    def key(rows):
-        return sorted((r.tab or "", r.row, sorted((k, cells.text(v)) for k, v in r.values.items() if not cells.is_blank(v)))
-                      for r in rows)
-    return key(a) == key(b)
+    return _cells(a) == _cells(b)
+
+
+def rows_digest(rows: Sequence[SubmitRow]) -> str:
+    """A digest equal for two readings exactly when `same_rows` holds, to record a reading in a cell."""
+    return hashlib.sha256(json.dumps(_cells(rows), ensure_ascii=False).encode()).hexdigest()[:32]
