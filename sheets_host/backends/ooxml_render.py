@@ -51,15 +51,17 @@ def _number(value: object, style: Callable[[str | None], int]) -> tuple[str, int
 
 
 def _cell_xml(ref: str, value: object, s: int, style: Callable[[str | None], int]) -> str:
+    """A cell, its format always given: LibreOffice gives a cell without one its row's or its
+    column's, which another program may have made a date."""
     if value is None:
-        return f'<c r="{ref}" s="{s}"/>' if s else f'<c r="{ref}"/>'
+        return f'<c r="{ref}" s="{s}"/>'
     if isinstance(value, str):
         body = f' t="inlineStr"><is>{_text_xml(value)}</is>'
     else:
         body, dated = _number(value, style)
         if dated is not None:
             s = dated
-    return f'<c r="{ref}" s="{s}"{body}</c>' if s else f'<c r="{ref}"{body}</c>'
+    return f'<c r="{ref}" s="{s}"{body}</c>'
 
 
 def _vml(notes: Sequence[tuple[int, int, str]], sheet_id: int) -> str:
@@ -146,14 +148,12 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
             s = style(head, c, coloured[c]) if coloured and c in coloured else base[c]
             kind = type(value)
             if kind is str:
-                cells.append(f'<c r="{letters[c]}{r}" s="{s}" t="inlineStr"><is>{_text_xml(value)}</is></c>' if s else
-                             f'<c r="{letters[c]}{r}" t="inlineStr"><is>{_text_xml(value)}</is></c>')
+                cells.append(f'<c r="{letters[c]}{r}" s="{s}" t="inlineStr"><is>{_text_xml(value)}</is></c>')
             elif value is None:
-                if s:
+                if s:  # a blank cell holds no value a format could change
                     cells.append(f'<c r="{letters[c]}{r}" s="{s}"/>')
             elif kind is int:
-                cells.append(f'<c r="{letters[c]}{r}" s="{s}"><v>{value}</v></c>' if s else
-                             f'<c r="{letters[c]}{r}"><v>{value}</v></c>')
+                cells.append(f'<c r="{letters[c]}{r}" s="{s}"><v>{value}</v></c>')
             else:
                 fill = coloured.get(c) if coloured else None
                 cells.append(_cell_xml(f"{letters[c]}{r}", value, s,
