@@ -40,6 +40,7 @@ from sheets_host.backends.ooxml_tabs import _cells, _openpyxl_rows, _Values
 from sheets_host.backends.xlsx import XlsxBackend, XlsxBook
 from sheets_host.cells import is_blank
 from sheets_host.errors import BookError
+from sheets_host.layout import TabLayout
 from sheets_host.play import bots_submit
 
 from .conftest import PLAYERS, fixed_clock
@@ -82,6 +83,26 @@ def test_a_date_a_player_typed_never_turns_the_archive_below_it_into_dates(tmp_p
         assert [type(v) for v in rows["position"]] == [int] * (len(rows) - 1) + [dt.datetime]
     engine.undo(backend, fixed_clock)
     assert backend.book(f"player:{PLAYERS[0]}").read(["submit"])["submit"].to_dict("records") == typed
+
+
+def test_a_book_whose_default_format_is_a_date_still_reads_back_numbers(tmp_path):
+    """A book another program saved with a date as its default cell format (cell format 0), which
+    the tool's cells with nothing to show (no layout, a row under a header) must not take."""
+    book = XlsxBook(tmp_path / "host.xlsx", "host.xlsx")
+    book.write({"t": frame()})
+    with zipfile.ZipFile(book.path) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    styles = parts["xl/styles.xml"].decode()
+    first = re.search(r"<cellXfs\b[^>]*>\s*(<xf\b[^>]*?(?=/?>))", styles)
+    parts["xl/styles.xml"] = (styles[:first.start(1)] + _set_attr(first[1] + ">", "numFmtId", "14")[:-1]
+                              + styles[first.end(1):]).encode()
+    with zipfile.ZipFile(book.path, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    book.write({"u": frame([12, "y"])}, append={"t": frame([12, "z"])}, layouts={"u": TabLayout(())})
+    for reader in read_both(book.path):
+        assert reader["u"][1] == [(int, 2), (int, 12), (str, "y")]
+        assert reader["t"][1] == [(int, 2), (int, 12), (str, "z")]
 
 
 # ---- reader failures -----------------------------------------------------------------------------
