@@ -18,6 +18,7 @@ from .ooxml_styles import _Styles
 
 INLINE_LIST = 255  # the most characters of an inline list formula Excel accepts
 _DATE_FORMATS = {datetime: "yyyy-mm-dd h:mm:ss", date: "yyyy-mm-dd", time: "h:mm:ss", timedelta: "[h]:mm:ss"}
+_NO_LEAP_DAY = datetime(1900, 3, 1)
 
 
 def _number(value: object, style: Callable[[str | None], int]) -> tuple[str, int | None]:
@@ -36,12 +37,14 @@ def _number(value: object, style: Callable[[str | None], int]) -> tuple[str, int
         return f' t="inlineStr"><is>{_text_xml(str(value))}</is>', None
     for kind in (datetime, date, time, timedelta):
         if isinstance(value, kind):
-            if isinstance(value, datetime):
-                if value.tzinfo is not None:
+            if isinstance(value, date):
+                if isinstance(value, datetime) and value.tzinfo is not None:
                     value = value.astimezone(UTC).replace(tzinfo=None)
-                serial = (value - datetime(1899, 12, 30)).total_seconds() / 86400
-            elif isinstance(value, date):
-                serial = float((value - date(1899, 12, 30)).days)
+                if value.year < 1900:  # no spreadsheet holds a date before 1900
+                    return f' t="inlineStr"><is>{_text_xml(str(value))}</is>', None
+                moment = value if isinstance(value, datetime) else datetime(value.year, value.month, value.day)
+                # Day 1 is 1 January 1900, and Excel counts a 29 February 1900 that never was.
+                serial = (moment - datetime(1899, 12, 30)).total_seconds() / 86400 - (moment < _NO_LEAP_DAY)
             elif isinstance(value, time):
                 serial = (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6) / 86400
             else:
