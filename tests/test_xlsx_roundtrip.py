@@ -261,14 +261,16 @@ def a_program_types_a_date(path: Path, tab: str, row: int, column: int, moment: 
     rest = (_set_attr(_set_attr(below[0] + ">", "s", str(date)), "customFormat", "1")[:-1] + rest[below.end():] if below
             else f'<row r="{row + 1}" s="{date}" customFormat="1"/>' + rest)
     sheet = sheet[:typed.start()] + start + ">" + "".join(cells[c] for c in sorted(cells)) + "</row>" + rest
-    sheet = re.sub(rf'<col min="{column + 1}" max="{column + 1}"[^>]*?(?=/>)', lambda m: _set_attr(m[0] + "/>", "style", str(date))[:-2], sheet)
+    sheet = re.sub(rf'<col min="{column + 1}" max="{column + 1}"[^>]*?(?=/>)',
+                   lambda m: _set_attr(m[0] + "/>", "style", str(date))[:-2], sheet)
     parts["xl/styles.xml"], parts[part] = styles, sheet
     with zipfile.ZipFile(path, "w") as z:
         for name, text in parts.items():
             z.writestr(name, text)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, print_blob=True, phases=tuple(Phase)[:-1], suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=EXAMPLES, deadline=None, print_blob=True, phases=tuple(Phase)[:-1],  # no slow "explain"
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.lists(steps, min_size=1, max_size=5))
 @example([("write", "t", [[dt.datetime(2000, 1, 1), "007"]]), ("append", "t", [[0, "007"]])])  # found by it
 @example([("write", "t", [[dt.datetime(1900, 1, 1, 6), dt.date(1900, 2, 28)], [dt.datetime(1899, 12, 31), dt.date(1, 1, 1)]])])
@@ -288,12 +290,10 @@ def test_every_value_written_reads_back_as_written_through_both_readers(tmp_path
             a_program_types_a_date(book.path, tab, last + 1, column, moment)
             rows[last][column] = _ms(moment)
             continue
-        width = len(what[0]) if what else (len(tabs[tab][0]) if tab in tabs else 2)
-        columns = [f"c{i}" for i in range(width)] if tab not in tabs or kind == "write" else tabs[tab][0]
-        columns = (columns + [f"c{i}" for i in range(len(columns), width)])[:width]
-        data = pd.DataFrame([row[:width] + [None] * (width - len(row)) for row in what], columns=columns, dtype=object)
-        if kind == "append" and tab in tabs and len(tabs[tab][0]) != width:
+        columns = [f"c{i}" for i in range(len(what[0]) if what else len(tabs.get(tab, [[None]])[0]))]
+        if kind == "append" and tab in tabs and tabs[tab][0] != columns:
             continue  # appended rows are as wide as the tab they go under
+        data = pd.DataFrame(what, columns=columns, dtype=object)
         if kind == "write":
             book.write({tab: data})
             tabs[tab] = [columns] + [[expected(v) for v in row] for row in data.values.tolist()]

@@ -226,7 +226,7 @@ class _Values:
                     return self._calamine_rows(sheet)
                 except _FATAL:
                     raise
-                except BaseException:  # noqa: S110 - a panic or an overflow on a number under a date format
+                except BaseException:  # a panic or an overflow on a number its date format cannot show
                     pass
             if self._openpyxl is None:
                 import openpyxl
