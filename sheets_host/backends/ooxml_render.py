@@ -54,8 +54,8 @@ def _number(value: object, style: Callable[[str | None], int]) -> tuple[str, int
 
 
 def _cell_xml(ref: str, value: object, s: int, style: Callable[[str | None], int]) -> str:
-    """A cell, its format always given: LibreOffice gives a cell without one its row's or its
-    column's, which another program may have made a date."""
+    """A cell, its format always named: a spreadsheet program may give a cell without one its
+    row's or its column's default, which another program may have made a date."""
     if value is None:
         return f'<c r="{ref}" s="{s}"/>'
     if isinstance(value, str):

@@ -1,6 +1,6 @@
 """A tab already in an .xlsx file: its values read back (calamine, or openpyxl for formulas, long
-numbers and whatever calamine fails on), rows appended, its protection and selection changed as text, and the hidden tab of
-long dropdown lists (see `backends.xlsx_edit`)."""
+numbers and whatever calamine fails on), rows appended, its protection and selection changed as
+text, and the hidden tab of long dropdown lists (see `backends.xlsx_edit`)."""
 
 from __future__ import annotations
 
