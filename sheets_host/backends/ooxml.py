@@ -27,6 +27,7 @@ CT_VML = "application/vnd.openxmlformats-officedocument.vmlDrawing"
 # Characters an .xlsx file cannot hold: control characters (pasted on Google, say), lone surrogates.
 ILLEGAL_CHARACTERS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # how Excel stores a character XML cannot hold
+_ESCAPE_START = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
 
 
 class _Unsupported(Exception):
@@ -74,7 +75,10 @@ _PLAIN_TEXT = re.compile(r"[^&<>\r\n\t_]*")
 def _text_xml(value: str) -> str:
     if _PLAIN_TEXT.fullmatch(value) and value[:1] != " " and value[-1:] != " ":
         return f"<t>{value}</t>"
-    value = _ESCAPED.sub(r"_x005F_x\1_", value)  # a typed `_x0041_` stays those characters in Excel
+    # A typed `_x0041_` stays those characters: each `_` that starts such a code is itself escaped,
+    # the one a code ends with too when it starts the next (`_x005F_x0041_`), as readers decode
+    # left to right.
+    value = _ESCAPE_START.sub("_x005F_", value)
     space = ' xml:space="preserve"' if value != value.strip() or "\n" in value or "\t" in value else ""
     return f"<t{space}>{_esc(value)}</t>"
 

@@ -18,6 +18,7 @@ from .ooxml_styles import _Styles
 
 INLINE_LIST = 255  # the most characters of an inline list formula Excel accepts
 _DATE_FORMATS = {datetime: "yyyy-mm-dd h:mm:ss", date: "yyyy-mm-dd", time: "h:mm:ss", timedelta: "[h]:mm:ss"}
+_NO_LEAP_DAY = datetime(1900, 3, 1)
 
 
 def _number(value: object, style: Callable[[str | None], int]) -> tuple[str, int | None]:
@@ -36,12 +37,14 @@ def _number(value: object, style: Callable[[str | None], int]) -> tuple[str, int
         return f' t="inlineStr"><is>{_text_xml(str(value))}</is>', None
     for kind in (datetime, date, time, timedelta):
         if isinstance(value, kind):
-            if isinstance(value, datetime):
-                if value.tzinfo is not None:
+            if isinstance(value, date):
+                if isinstance(value, datetime) and value.tzinfo is not None:
                     value = value.astimezone(UTC).replace(tzinfo=None)
-                serial = (value - datetime(1899, 12, 30)).total_seconds() / 86400
-            elif isinstance(value, date):
-                serial = float((value - date(1899, 12, 30)).days)
+                if value.year < 1900:  # no spreadsheet holds a date before 1900
+                    return f' t="inlineStr"><is>{_text_xml(str(value))}</is>', None
+                moment = value if isinstance(value, datetime) else datetime(value.year, value.month, value.day)
+                # Day 1 is 1 January 1900, and Excel counts a 29 February 1900 that never was.
+                serial = (moment - datetime(1899, 12, 30)).total_seconds() / 86400 - (moment < _NO_LEAP_DAY)
             elif isinstance(value, time):
                 serial = (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6) / 86400
             else:
@@ -51,15 +54,17 @@ def _number(value: object, style: Callable[[str | None], int]) -> tuple[str, int
 
 
 def _cell_xml(ref: str, value: object, s: int, style: Callable[[str | None], int]) -> str:
+    """A cell, its format always named: a spreadsheet program may give a cell without one its
+    row's or its column's default, which another program may have made a date."""
     if value is None:
-        return f'<c r="{ref}" s="{s}"/>' if s else f'<c r="{ref}"/>'
+        return f'<c r="{ref}" s="{s}"/>'
     if isinstance(value, str):
         body = f' t="inlineStr"><is>{_text_xml(value)}</is>'
     else:
         body, dated = _number(value, style)
         if dated is not None:
             s = dated
-    return f'<c r="{ref}" s="{s}"{body}</c>' if s else f'<c r="{ref}"{body}</c>'
+    return f'<c r="{ref}" s="{s}"{body}</c>'
 
 
 def _vml(notes: Sequence[tuple[int, int, str]], sheet_id: int) -> str:
@@ -146,14 +151,12 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
             s = style(head, c, coloured[c]) if coloured and c in coloured else base[c]
             kind = type(value)
             if kind is str:
-                cells.append(f'<c r="{letters[c]}{r}" s="{s}" t="inlineStr"><is>{_text_xml(value)}</is></c>' if s else
-                             f'<c r="{letters[c]}{r}" t="inlineStr"><is>{_text_xml(value)}</is></c>')
+                cells.append(f'<c r="{letters[c]}{r}" s="{s}" t="inlineStr"><is>{_text_xml(value)}</is></c>')
             elif value is None:
-                if s:
+                if s:  # a blank cell holds no value a format could change
                     cells.append(f'<c r="{letters[c]}{r}" s="{s}"/>')
             elif kind is int:
-                cells.append(f'<c r="{letters[c]}{r}" s="{s}"><v>{value}</v></c>' if s else
-                             f'<c r="{letters[c]}{r}"><v>{value}</v></c>')
+                cells.append(f'<c r="{letters[c]}{r}" s="{s}"><v>{value}</v></c>')
             else:
                 fill = coloured.get(c) if coloured else None
                 cells.append(_cell_xml(f"{letters[c]}{r}", value, s,

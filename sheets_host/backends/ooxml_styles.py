@@ -10,6 +10,9 @@ from .ooxml import _attrs, _esc_attr, _Package, _root_ok, _set_attr, _Unsupporte
 
 _BUILTIN_FORMATS = {"General": 0, "0": 1, "0.00": 2, "#,##0": 3, "#,##0.00": 4, "0%": 9, "0.00%": 10,
                     "0.00E+00": 11, "mm-dd-yy": 14, "h:mm": 20, "h:mm:ss": 21, "m/d/yy h:mm": 22, "@": 49}
+# The number formats the tool gives a value that is not a date or time (`layout`): a cell written
+# with another one, a date typed there by a person, would show and read a number as something else.
+PLAIN_FORMATS = frozenset({"General", "#,##0", "#,##0.##"})
 
 
 def _items(inner: str, element: str) -> list[str]:
@@ -44,6 +47,7 @@ class _Styles:
         self.formats = {_attrs(f).get("formatCode"): int(_attrs(f).get("numFmtId", 0)) for f in self.items["numFmts"]}
         self.added = False
         self._xfs: dict[tuple, int] = {}
+        self._like: dict[tuple[int, str | None], int] = {}
 
     def _add(self, section: str, text: str) -> int:
         found = self.index[section].get(text)
@@ -78,9 +82,9 @@ class _Styles:
             fill = fill if re.fullmatch(r"[0-9A-F]{6}|[0-9A-F]{8}", fill) else None
         key = (bold, fill, number_format, align, wrap)
         if key not in self._xfs:
-            if not any(key):
+            if not any(key) and self._code(0) == "General":
                 self._xfs[key] = 0
-            else:
+            else:  # the book's default, unless another program gave it a number format
                 fmt = self._format(number_format)
                 font = self._bold() if bold else 0
                 fill_id = self._add("fills", f'<fill><patternFill patternType="solid"><fgColor rgb="{fill.rjust(8, "F")}"/>'
@@ -94,6 +98,33 @@ class _Styles:
                     xf += "/>"
                 self._xfs[key] = self._add("cellXfs", xf)
         return self._xfs[key]
+
+    def _code(self, s: int) -> str | None:
+        """The number format of cell format `s` (None for one the tool does not know)."""
+        xfs = self.items["cellXfs"]
+        number = _attrs(re.match(r"<xf\b[^>]*", xfs[s])[0]).get("numFmtId", "0") if s < len(xfs) else "0"
+        if not number.isdigit():
+            return None
+        return next((code for code, n in [*_BUILTIN_FORMATS.items(), *self.formats.items()] if n == int(number)), None)
+
+    def like(self, s: int, number_format: str | None = None) -> int:
+        """Cell format `s` (font, fill, borders, alignment, protection: how the cell above an
+        appended row looks) with a number format the tool chose: `number_format` (a date's or a
+        time's), else `s`'s own when it is one the tool gives plain values, else General."""
+        key = (s, number_format)
+        if key not in self._like:
+            xfs = self.items["cellXfs"]
+            code = self._code(s)
+            want = number_format or (code if code in PLAIN_FORMATS else "General")
+            if s >= len(xfs):
+                self._like[key] = self.xf(number_format=None if want == "General" else want)
+            elif want == code:
+                self._like[key] = s
+            else:
+                tag = re.match(r"<xf\b[^>]*?(?=/?>)", xfs[s])[0]
+                new = _set_attr(_set_attr(tag + ">", "numFmtId", str(self._format(want))), "applyNumberFormat", "1")
+                self._like[key] = self._add("cellXfs", new[:-1] + xfs[s][len(tag):])
+        return self._like[key]
 
     def save(self) -> None:
         if not self.added:

@@ -1,12 +1,13 @@
-"""A tab already in an .xlsx file: its values read back (calamine, or openpyxl for formulas and
-long numbers), rows appended, its protection and selection changed as text, and the hidden tab of
-long dropdown lists (see `backends.xlsx_edit`)."""
+"""A tab already in an .xlsx file: its values read back (calamine, or openpyxl for formulas, long
+numbers and whatever calamine fails on), rows appended, its protection and selection changed as
+text, and the hidden tab of long dropdown lists (see `backends.xlsx_edit`)."""
 
 from __future__ import annotations
 
 import io
 import re
 import sys
+import warnings
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -15,6 +16,7 @@ from decimal import Decimal
 import python_calamine
 
 from ..cells import column_letter, is_blank
+from ..errors import BookError
 from ..layout import MAX_WIDTH, MIN_WIDTH, ColumnLayout, TabLayout
 from .ooxml import _ESCAPED, _attrs, _col_index, _Package, _set_attr, _Sheet, _split_ref, _Unsupported, _Workbook
 from .ooxml_render import _cell_xml
@@ -135,8 +137,9 @@ def _cells(row_xml: str) -> dict[int, tuple[str, int]]:
 
 
 def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles: _Styles) -> str:
-    """The sheet with `rows` written from row `after + 1` on; a new cell takes the format of the
-    cell above it (not of a header in row 1), or keeps the one it has (a shaded input row)."""
+    """The sheet with `rows` written from row `after + 1` on; a new cell looks like the cell above
+    it (not a header in row 1), or keeps its look (a shaded input row), with a number format the
+    tool chose for its value (`_Styles.like`), never a date a person typed above."""
     data = re.search(r"<sheetData\b[^>]*?(?:/>|>(.*?)</sheetData>)", text, re.DOTALL)
     if not data:
         raise _Unsupported("sheet without sheetData")
@@ -152,8 +155,9 @@ def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles:
         old = _cells(old_xml) if old_xml else {}
         row_cells = {c: x for c, (x, _) in old.items()}
         for c, value in enumerate(values):
-            s = old[c][1] if c in old else above.get(c, 0)
-            row_cells[c] = _cell_xml(f"{column_letter(c)}{r}", value, s, lambda fmt: styles.xf(number_format=fmt))
+            look = old[c][1] if c in old else above.get(c, 0)
+            row_cells[c] = _cell_xml(f"{column_letter(c)}{r}", value, styles.like(look),
+                                     lambda fmt, look=look: styles.like(look, fmt))
         start = (_set_attr(re.match(r"<row\b[^>]*?(?=/?>)", old_xml)[0] + ">", "spans", None) if old_xml
                  else f'<row r="{r}">')
         new_rows.append(start + "".join(row_cells[c] for c in sorted(row_cells)) + "</row>")
@@ -181,21 +185,56 @@ def _openpyxl_only(xml: bytes) -> bool:
     return bool(_FORMULA.search(xml) or b' t="e"' in xml or b" t='e'" in xml or _LONG_NUMBER.search(xml))
 
 
-class _Values:
-    """A sheet's cells as rows of plain values: calamine, or openpyxl for formulas and long numbers."""
+_FATAL = (KeyboardInterrupt, SystemExit, GeneratorExit)  # what no reader's failure may be taken for
 
-    def __init__(self, data: bytes, pkg: _Package):
-        self.data, self.pkg = data, pkg
+
+@contextmanager
+def _reading(where: object, tab: str) -> Iterator[None]:
+    """A reader's failure on a tab as a one-line BookError naming the book and the tab: any
+    failure, a panic of calamine's Rust code included (pyo3's PanicException is a BaseException)."""
+    try:
+        yield
+    except (BookError, *_FATAL):
+        raise
+    except BaseException as e:
+        why = " ".join(f"{type(e).__name__}: {e}".split())
+        raise BookError(f"cannot read {where}, tab {tab!r}: {why}; open it in a spreadsheet program and save it "
+                        "as .xlsx, or restore a copy") from None
+
+
+def _openpyxl_rows(sheet) -> list[list[object]]:
+    """An openpyxl worksheet's values as the tool reads them. A number its date format cannot
+    show reads as openpyxl's '#VALUE!', without the warning a host would see."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Cell .* is marked as a date", UserWarning)
+        return [[_cell(_unescape(v)) for v in row] for row in sheet.iter_rows(values_only=True)]
+
+
+class _Values:
+    """A sheet's cells as rows of plain values: calamine, or openpyxl for formulas and long numbers
+    and wherever calamine fails; `where` names the book in errors."""
+
+    def __init__(self, data: bytes, pkg: _Package, where: object):
+        self.data, self.pkg, self.where = data, pkg, where
         self._calamine = None
         self._openpyxl = None
 
     def rows(self, sheet: _Sheet) -> list[list[object]]:
-        if _openpyxl_only(self.pkg.get(sheet.part)):
+        with _reading(self.where, sheet.name):
+            if not _openpyxl_only(self.pkg.get(sheet.part)):
+                try:
+                    return self._calamine_rows(sheet)
+                except _FATAL:
+                    raise
+                except BaseException:  # a panic or an overflow on a number its date format cannot show
+                    pass
             if self._openpyxl is None:
                 import openpyxl
 
                 self._openpyxl = openpyxl.load_workbook(io.BytesIO(self.data), read_only=True, data_only=False)
-            return [[_cell(_unescape(v)) for v in row] for row in self._openpyxl[sheet.name].iter_rows(values_only=True)]
+            return _openpyxl_rows(self._openpyxl[sheet.name])
+
+    def _calamine_rows(self, sheet: _Sheet) -> list[list[object]]:
         if self._calamine is None:
             self._calamine = python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(self.data))
         grid = self._calamine.get_sheet_by_name(sheet.name).to_python(skip_empty_area=False)

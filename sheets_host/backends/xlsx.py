@@ -9,7 +9,9 @@ A write rebuilds the file in memory, copying byte for byte every part it does no
 
 Reads use python-calamine for a sheet's values; a sheet whose XML holds a formula, an error cell or
 a number of more than 15 digits is read by openpyxl instead, which gives a formula as its text
-(``'=A1+1'``) and a long number exactly.
+(``'=A1+1'``) and a long number exactly, and so is a sheet calamine fails on (it panics, a
+BaseException, on a huge number under a date format); a sheet neither reads is a one-line
+BookError naming the book and the tab.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from ..errors import BookError, BusyError
 from ..layout import TabLayout, lay_out
 from . import frame_from_rows, match_tab, role_file, rows_from_frame
 from .ooxml import ILLEGAL_CHARACTERS_RE, _Package, _Unsupported, _Workbook
-from .ooxml_tabs import LISTS_TAB, _any_digits, _cell, _unescape, _Values
+from .ooxml_tabs import LISTS_TAB, _any_digits, _openpyxl_rows, _reading, _Values
 from .xlsx_edit import XlsxEditing
 
 LOCK = ".sheets-host.lock"
@@ -133,13 +135,12 @@ class XlsxBook(XlsxEditing):
             except _Unsupported:
                 return self._read_openpyxl(data, tabs)
 
-    @staticmethod
-    def _read_package(data: bytes, tabs: Sequence[str] | None) -> dict[str, pd.DataFrame]:
+    def _read_package(self, data: bytes, tabs: Sequence[str] | None) -> dict[str, pd.DataFrame]:
         pkg = _Package(data)
         sheets = {s.name: s for s in _Workbook(pkg).sheets}
         names = ({n: n for n in sheets if n != LISTS_TAB} if tabs is None
                  else {t: match_tab(t, sheets) for t in tabs})
-        values = _Values(data, pkg)
+        values = _Values(data, pkg, self.path)
         try:
             return {want: frame_from_rows(values.rows(sheets[have])) for want, have in names.items()
                     if have is not None and sheets[have].kind == "worksheet"}  # chart sheets hold no cells
@@ -153,9 +154,12 @@ class XlsxBook(XlsxEditing):
         try:
             names = ({n: n for n in wb.sheetnames if n != LISTS_TAB} if tabs is None
                      else {t: match_tab(t, wb.sheetnames) for t in tabs})
-            return {want: frame_from_rows([[_cell(_unescape(v)) for v in row] for row in wb[have].iter_rows(values_only=True)])
-                    for want, have in names.items()
-                    if have is not None and hasattr(wb[have], "iter_rows")}
+            out = {}
+            for want, have in names.items():
+                if have is not None and hasattr(wb[have], "iter_rows"):
+                    with _reading(self.path, have):
+                        out[want] = frame_from_rows(_openpyxl_rows(wb[have]))
+            return out
         finally:
             wb.close()
 

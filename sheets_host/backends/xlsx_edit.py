@@ -17,6 +17,7 @@ import io
 import re
 from collections.abc import Callable, Collection, Mapping
 from contextlib import AbstractContextManager
+from pathlib import Path
 
 import pandas as pd
 
@@ -33,6 +34,7 @@ from .ooxml_tabs import (_FORMULA, LISTS_TAB, _append_xml, _cell, _last_row, _Li
 class XlsxEditing:
     """The edit of a book's package that `XlsxBook.write` makes, mixed into XlsxBook."""
 
+    path: Path
     _opening: Callable[[], AbstractContextManager[None]]
     _clean: Callable[..., list[list[object]]]
 
@@ -55,7 +57,7 @@ class XlsxEditing:
             pkg = _Package(data)
             book = _Workbook(pkg)
             styles = _Styles(pkg, book)
-            values = _Values(data, pkg) if data is not None else None
+            values = _Values(data, pkg, self.path) if data is not None else None
         try:
             return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden)
         finally:
