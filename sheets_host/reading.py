@@ -22,8 +22,8 @@ from .game import Game, Parsed, Window
 from .host import CELL_PART
 from .table import SubmitTab
 
-# Control characters no spreadsheet shows (tabs and line breaks are kept).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Control characters no spreadsheet shows (tabs and line breaks are kept), and the two an .xlsx cannot hold.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 # Half of a character: what `_xD83D_` reads as. No book can store one (xlsx drops it, UTF-8 refuses it).
 _SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
