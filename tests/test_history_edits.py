@@ -4,7 +4,6 @@ followed by replay (issue 24)."""
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
 from sheets_host import engine
@@ -136,10 +135,8 @@ def test_the_hand_is_fixed_once_round_one_is_resolved(folder_backend):
     engine.check(folder_backend, fixed_clock)  # before round 1, the host may still choose
     submit_all(folder_backend)
     resolve(folder_backend)
-    hand = host(folder_backend, "hand")
     _edit_host(folder_backend, "hand", lambda d: d.drop(index=d.index[2]))
     every_command_refuses(folder_backend, r"tab 'hand', row 4: .* round 1 was resolved with.*put it back")
-    assert len(hand) > 3
 
 
 def test_renaming_a_player_is_refused_naming_the_players_tab(folder_backend):
