@@ -111,10 +111,12 @@ def clip(raw: object) -> str:
 
 
 def quote(raw: object) -> str:
-    """The cell as a message quotes it: its clipped text in quotes.
+    """The cell as a message quotes it: its clipped text in quotes, what no terminal could print
+    (half a character, as a host tab read from `_xD800_` holds) as a Python escape, so every message
+    quotes a cell through here.
 
-    >>> print(quote(" it's "), quote(10**5000 - 1))
-    "it's" '999999999999999999999999999999999999999…'
+    >>> print(quote(" it's "), quote(10**5000 - 1), quote("W\\ud800"))
+    "it's" '999999999999999999999999999999999999999…' 'W\\ud800'
     """
     return repr(clip(raw))
 

@@ -18,6 +18,7 @@ from typing import Optional
 import typer
 
 from .cli_settings import expected, parse_settings, player_span, setting_columns
+from .console import echo
 from .errors import SheetsHostError
 from .games import names as game_names
 
@@ -57,7 +58,7 @@ def _friendly(fn):
                 pass
             raise typer.Exit(0) from None
         except (SheetsHostError, OSError) as e:  # a file a host can fix (permissions, a full disk)
-            typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
+            echo(f"error: {e}", fg=typer.colors.RED, err=True)
             raise typer.Exit(2) from None
 
     return run
@@ -122,16 +123,16 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
                 rows = rows[1:]  # a header line
             b.adopt({row[0].strip(): row[1].strip() for row in rows})
     session = engine.new_game(b, game, names, seed, emails, settings, force=force)
-    typer.echo(f"{session.game.title}: new game for {', '.join(session.players)} (seed {seed}).")
+    echo(f"{session.game.title}: new game for {', '.join(session.players)} (seed {seed}).")
     for role, label in [("host", "host book"), ("public", "public book")] + [
             (f"player:{p}", f"{p}'s book") for p in session.players]:
         book = session.backend.book(role)
-        typer.echo(f"{label}: {getattr(book, 'path', book.ref)}")  # a file offline, a URL on Google
+        echo(f"{label}: {getattr(book, 'path', book.ref)}")  # a file offline, a URL on Google
     first = session.game.round_name(1)
     tabs = list(dict.fromkeys(tab.name for p in session.players
                               for tab in session.game.submit_tabs(session.state, p)))
     where = f"the {tabs[0]!r} tab" if len(tabs) == 1 else "their submit tabs (" + ", ".join(tabs) + ")"
-    typer.echo(f"{first[:1].upper()}{first[1:]} is open: players fill in {where} of their own book.")
+    echo(f"{first[:1].upper()}{first[1:]} is open: players fill in {where} of their own book.")
 
 
 @app.command(short_help="Read every submission and report problems; changes no state.")
@@ -147,13 +148,13 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
     from . import engine
 
     report = engine.check(_backend(where, backend, credentials, auth))
-    typer.echo(report.name)
-    typer.echo(report.table().to_string(index=False))
+    echo(report.name)
+    echo(report.table().to_string(index=False))
     for reading in report.readings.values():
         for problem in reading.parsed.problems:
-            typer.echo(f"  {problem}")
+            echo(f"  {problem}")
     for todo in report.host_todo:
-        typer.echo(f"host, before resolving: {todo}")
+        echo(f"host, before resolving: {todo}")
 
 
 @app.command(short_help="Resolve the open round and write every book.")
@@ -173,22 +174,22 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
     report = engine.resolve(_backend(where, backend, credentials, auth), redo=redo, early=early,
                             allow_empty=allow_empty)
     if report.action == "delivered":
-        typer.echo(f"{report.name} had been resolved but not delivered to every book: delivery finished. "
-                   "Run resolve again to go on.")
+        echo(f"{report.name} had been resolved but not delivered to every book: delivery finished. "
+             "Run resolve again to go on.")
         return
-    typer.echo(f"{report.name} {report.action}.")
+    echo(f"{report.name} {report.action}.")
     if report.note:
-        typer.echo(report.note)
+        echo(report.note)
     for reading in report.readings.values():
         for problem in reading.parsed.problems:
-            typer.echo(f"  {problem}")
+            echo(f"  {problem}")
     from .delivery import PRIVATE  # loaded by the resolve already: --help stays light
 
     for path in report.files:  # a private picture is for its player alone: `post` sends it to their webhook
         what = "private picture" if path.parent.parent.name == PRIVATE else "announcement"
-        typer.echo(f"{what}: {path}")
+        echo(f"{what}: {path}")
     if report.standings is not None:
-        typer.echo(report.standings.to_string(index=False))
+        echo(report.standings.to_string(index=False))
 
 
 def _webhooks(where: str, webhook: str | None, private_webhooks: Path | None,
@@ -224,19 +225,19 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     if dry_run and as_json:  # a private message names its player: never its address
         planned = [m.as_dict() for m in report.messages]
         planned += [{"player": p, **m.as_dict()} for p, parts in report.private.items() for m in parts]
-        typer.echo(json.dumps(planned, indent=2, ensure_ascii=False))
+        echo(json.dumps(planned, indent=2, ensure_ascii=False))
     elif dry_run:
         for player, parts in {"": report.messages, **report.private}.items():
             whose = f"{player}'s private message" if player else "message"
             for k, message in enumerate(parts, 1):
                 files = f" (pictures: {', '.join(f.name for f in message.files)})" if message.files else ""
-                typer.echo(f"--- {whose} {k} of {len(parts)}, {len(message.content)} characters{files}")
-                typer.echo(message.content)
+                echo(f"--- {whose} {k} of {len(parts)}, {len(message.content)} characters{files}")
+                echo(message.content)
     else:
-        typer.echo(f"{report.name} posted to {posting.shown(url)}: {report.said() or 'nothing to do'}.")
+        echo(f"{report.name} posted to {posting.shown(url)}: {report.said() or 'nothing to do'}.")
     if dry_run and report.unsent:
-        typer.echo(f"no private webhook for {', '.join(report.unsent)}: their private pictures would not be posted",
-                   err=True)
+        echo(f"no private webhook for {', '.join(report.unsent)}: their private pictures would not be posted",
+             err=True)
 
 
 @app.command(short_help="Check, remind, lock, resolve and post on the deadlines, until the game is over.")
@@ -261,12 +262,12 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
     source = _backend(where, backend, credentials, auth)
     url, webhooks = (None, None) if no_post else _webhooks(where, webhook, private_webhooks, public=True)
     if url:
-        typer.echo(f"posting to {posting.shown(url)}"
-                   + (f", and private pictures to the players' webhooks in {webhooks}" if webhooks else ""))
+        echo(f"posting to {posting.shown(url)}"
+             + (f", and private pictures to the players' webhooks in {webhooks}" if webhooks else ""))
     try:
-        Watch(source, url, say=lambda line: typer.echo(line), webhooks=webhooks).run(once=once)
+        Watch(source, url, say=echo, webhooks=webhooks).run(once=once)
     except KeyboardInterrupt:
-        typer.echo("watch stopped: start it again to go on (the host book says what is done)")
+        echo("watch stopped: start it again to go on (the host book says what is done)")
 
 
 @app.command(short_help="Undo the last resolve; its submissions go back.")
@@ -280,7 +281,7 @@ def undo(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     from . import engine
 
     done = engine.undo(_backend(where, backend, credentials, auth))
-    typer.echo(f"{done} undone: it is open again with its submissions restored.")
+    echo(f"{done} undone: it is open again with its submissions restored.")
 
 
 @app.command(short_help="Freeze the submit tabs at the deadline.")
@@ -294,7 +295,7 @@ def lock(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     from . import engine
 
     done = engine.lock(_backend(where, backend, credentials, auth))
-    typer.echo(f"{done}: submit tabs locked.")
+    echo(f"{done}: submit tabs locked.")
 
 
 @app.command()
@@ -309,11 +310,11 @@ def status(where: str = typer.Argument(..., metavar="WHERE", help="The game: a f
 
     report = engine.status(_backend(where, backend, credentials, auth))
     if report.round is None:
-        typer.echo(f"{report.game}: the game is over.")
+        echo(f"{report.game}: the game is over.")
         return
-    typer.echo(f"{report.game}: {report.name}, deadline {report.deadline}")
+    echo(f"{report.game}: {report.name}, deadline {report.deadline}")
     for player, state in report.submitted.items():
-        typer.echo(f"  {player}: {state}")
+        echo(f"  {player}: {state}")
 
 
 @app.command(short_help="Play a whole bot game on offline .xlsx books.")
@@ -330,11 +331,11 @@ def demo(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One 
     from . import play
     from .backends import open_backend
 
-    report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=typer.echo, force=force)
-    typer.echo("\nFinal standings:")
-    typer.echo(report.standings.to_string(index=False))
-    typer.echo(f"\nBooks: {where}/host.xlsx, {where}/public.xlsx, {where}/players/*.xlsx; "
-               f"announcements in {where}/announcements/")
+    report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=echo, force=force)
+    echo("\nFinal standings:")
+    echo(report.standings.to_string(index=False))
+    echo(f"\nBooks: {where}/host.xlsx, {where}/public.xlsx, {where}/players/*.xlsx; "
+         f"announcements in {where}/announcements/")
 
 
 @app.command(short_help="Play N bot games in memory: statistics, throughput.")
@@ -357,19 +358,19 @@ def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', 
     reports = [play.simulate(game, games, seed, players, strategy=s) for s in get_game(game).bots()]
     if as_json:
         data = [r.as_dict() for r in reports]
-        typer.echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2))
+        echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2))
         return
     for report in reports:
         data = report.as_dict()
-        typer.echo(f"{report.game}, {report.bots} bots: {report.games} games in {data['seconds']} s "
-                   f"({data['games_per_second']} games/s, {data['games_per_minute']} games/min)")
+        echo(f"{report.game}, {report.bots} bots: {report.games} games in {data['seconds']} s "
+             f"({data['games_per_second']} games/s, {data['games_per_minute']} games/min)")
     keys = list(dict.fromkeys(k for r in reports for k in r.averages))
     width = max(len(k) for k in keys) if keys else 0
-    typer.echo(f"  {'average':<{width}}  " + "  ".join(f"{r.bots:>10}" for r in reports))
+    echo(f"  {'average':<{width}}  " + "  ".join(f"{r.bots:>10}" for r in reports))
     for key in keys:
-        typer.echo(f"  {key:<{width}}  " + "  ".join(f"{r.averages.get(key, ''):>10}" for r in reports))
+        echo(f"  {key:<{width}}  " + "  ".join(f"{r.averages.get(key, ''):>10}" for r in reports))
     for report in reports:
-        typer.echo(f"  wins by seat ({report.bots} bots): " + ", ".join(f"{k} {v}" for k, v in report.wins.items()))
+        echo(f"  wins by seat ({report.bots} bots): " + ", ".join(f"{k} {v}" for k, v in report.wins.items()))
 
 
 @app.command(short_help="Time each resolve of a bot game (xlsx, or Google requests).")
@@ -403,17 +404,17 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
         report = play.bench(game, Path(folder), seed, players, end_to_end=end_to_end, rounds=rounds)
     data = report.as_dict()
     if as_json:
-        typer.echo(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
         return
-    typer.echo(f"{data['game']}, {data['players']} players, {data['rounds']} rounds on xlsx:")
-    typer.echo(f"  resolve in process:    {data['mean_resolve_seconds']} s a round on average, "
-               f"{data['max_resolve_seconds']} s at most")
+    echo(f"{data['game']}, {data['players']} players, {data['rounds']} rounds on xlsx:")
+    echo(f"  resolve in process:    {data['mean_resolve_seconds']} s a round on average, "
+         f"{data['max_resolve_seconds']} s at most")
     fresh = data.get("end_to_end")
     if fresh:
         cpu = (f"; CPU {fresh['mean_cpu_seconds']} s on average, {fresh['max_cpu_seconds']} s at most"
                if fresh["mean_cpu_seconds"] is not None else "")
-        typer.echo(f"  sheets-host resolve in a fresh process: wall {fresh['mean_wall_seconds']} s on average, "
-                   f"{fresh['max_wall_seconds']} s at most{cpu}")
+        echo(f"  sheets-host resolve in a fresh process: wall {fresh['mean_wall_seconds']} s on average, "
+             f"{fresh['max_wall_seconds']} s at most{cpu}")
 
 
 def _bench_google(game: str, players: int | None, rounds: int | None, seed: int, as_json: bool) -> None:
@@ -428,10 +429,10 @@ def _bench_google(game: str, players: int | None, rounds: int | None, seed: int,
 
     data = bench_google.run(get_game(game).name, players, rounds=rounds, seed=seed)
     if as_json:
-        typer.echo(json.dumps(data, indent=2, default=str))
+        echo(json.dumps(data, indent=2, default=str))
         return
     for line in bench_google.report_lines(data):
-        typer.echo(line)
+        echo(line)
 
 
 @app.command(short_help="Replay a game from its host book's log into new books.")
@@ -447,7 +448,7 @@ def replay(where: str = typer.Argument(..., metavar="WHERE", help="The game to r
     from .backends import open_backend
 
     rounds = engine.replay(_backend(where, backend, credentials, auth), open_backend("xlsx", str(into)))
-    typer.echo(f"replayed {rounds} round(s) into {into}")
+    echo(f"replayed {rounds} round(s) into {into}")
 
 
 @app.command("games", short_help="List the games; with a GAME, its settings.")
@@ -463,22 +464,22 @@ def list_games(game: Optional[str] = typer.Argument(None, metavar="GAME", help="
     if game is None:
         for name in game_names():
             g = get_game(name)
-            typer.echo(f"{name}: {g.title} ({player_span(g)} players)")
-        typer.echo("\nSettings of a game: sheets-host games GAME")
+            echo(f"{name}: {g.title} ({player_span(g)} players)")
+        echo("\nSettings of a game: sheets-host games GAME")
         return
     from . import engine
 
     g = get_game(game)
     defaults = engine.template(g)[1]
-    typer.echo(f"{g.name}: {g.title}, {player_span(g)} players"
-               + (f" ({g.default_players} in the rule text)" if g.default_players else "") + ".")
-    typer.echo(f"\nSettings and their defaults; change one with: sheets-host new {g.name} FOLDER "
-               "--players A,B,... --set \"key=value\"\n")
+    echo(f"{g.name}: {g.title}, {player_span(g)} players"
+         + (f" ({g.default_players} in the rule text)" if g.default_players else "") + ".")
+    echo(f"\nSettings and their defaults; change one with: sheets-host new {g.name} FOLDER "
+         "--players A,B,... --set \"key=value\"\n")
     for column in setting_columns(g):
         default = defaults.get(column.name, "")
-        typer.echo(f"  {column.name} = {default if default.strip() else '(blank)'}")
+        echo(f"  {column.name} = {default if default.strip() else '(blank)'}")
         about = column.doc + ("." if column.doc and not column.doc.endswith(".") else "")
-        typer.echo(f"      {about} {expected(column)}".rstrip())
+        echo(f"      {about} {expected(column)}".rstrip())
 
 
 if __name__ == "__main__":  # python -m sheets_host.cli, as bench runs it in a fresh process

@@ -149,12 +149,12 @@ def versions(session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]]) -
     return versions
 
 
-def caught_up(backend: Backend, clock: Clock) -> tuple[Session, dict[str, Book], dict[str, dict[str, pd.DataFrame]],
-                                                        ResolveReport | None]:
+def caught_up(backend: Backend, clock: Clock, correcting: bool = False
+              ) -> tuple[Session, dict[str, Book], dict[str, dict[str, pd.DataFrame]], ResolveReport | None]:
     """The game with every other book read; what the host's last commit still owes (books behind
     it, announcement files) is finished first and reported, so no command reads a submit tab that
-    still holds the previous round."""
-    session = open_session(backend, clock)
+    still holds the previous round. `correcting`: see `open_session`."""
+    session = open_session(backend, clock, correcting)
     books = other_books(session)
     read = read_books(session, books)
     behind = [r for r, v in versions(session, read).items() if v < session.commit.version]
@@ -166,7 +166,7 @@ def caught_up(backend: Backend, clock: Clock) -> tuple[Session, dict[str, Book],
         return session, books, read, ResolveReport(last.round, "delivered", files=files,
                                                    name=session.game.round_name(last.round))
     report = finish_delivery(session, books, read, behind)
-    session = open_session(backend, clock)
+    session = open_session(backend, clock, correcting)
     books = other_books(session)
     return session, books, read_books(session, books), report
 

@@ -74,6 +74,7 @@ from .host import (
     snapshot_tabs,
     stamp,
 )
+from .history import attempt_digest
 from .reading import Reading, parse, read_player, same_rows, typed_rows, unaccounted
 from .table import TEMPLATES
 
@@ -313,7 +314,7 @@ def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_emp
     """Resolve the open round (or, with redo, the last resolved one again from its snapshot); with
     `expect`, only if that round is the open one."""
     with backend.hold("resolve --redo" if redo else "resolve"):
-        session, books, read, delivery = caught_up(backend, clock)
+        session, books, read, delivery = caught_up(backend, clock, correcting=redo)
         if delivery is not None:  # the command a crash interrupted is finished; the next round waits
             return delivery
         _expected(session, expect)
@@ -389,7 +390,8 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     over = game.is_over(new_state)
 
     following = next((r for r in session.rounds if r["round"] == number + 1), None)
-    record.update({"status": "resolved", "attempt": attempt, "resolved at": stamp(clock())})
+    record.update({"status": "resolved", "attempt": attempt, "resolved at": stamp(clock()),
+                   "rows read": attempt_digest({p: r.rows for p, r in readings.items()})})
     session.rounds = [r for r in session.rounds if r["round"] <= number]
     if not over:
         if following is None:
@@ -407,9 +409,10 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     # Those of later rounds (undone) go with it: the rounds will start from other states.
     snapshots = snapshot_tabs(session.tabs["snapshots"])
     earlier = {n: tabs for n, tabs in snapshots.items() if n < number}
-    added, extra = snapshot_rows(game, state, number, earlier), {}
+    fixed = session.fixed() if number == 1 else None
+    added, extra = snapshot_rows(game, state, number, earlier, fixed), {}
     if number in snapshots:
-        if snapshots[number] != snapshot_of(game, state):
+        if snapshots[number] != snapshot_of(game, state, fixed):
             kept = [r for r in session.tabs["snapshots"].to_dict("records")
                     if cells.text(r.get("round")) in {str(n) for n in earlier}]
             extra = {"snapshots": frame(kept + added, SNAPSHOTS.header)}
@@ -448,7 +451,7 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
     """Restore the state before the last resolve and give players back that round's submissions;
     whatever they had typed for the next round is set aside in the archive first."""
     with backend.hold("undo"):
-        session, books, read, delivery = caught_up(backend, clock)
+        session, books, read, delivery = caught_up(backend, clock, correcting=True)
         if delivery is not None and session.commit.operation == "undo":  # the undo a kill cut short, finished
             return RoundDone(delivery.round, delivery.name)
         last = session.last_resolved
@@ -465,7 +468,7 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
                  if (rows := unaccounted(session.game, session.state, p, read[f"player:{p}"], locked.get(p, [])))}
         archive = set_aside_once(session, number + 1, aside)
         session.rounds = [r for r in session.rounds if r["round"] < number] + [
-            {**last, "status": "open", "frozen at": None, "resolved at": None}]
+            {**last, "status": "open", "frozen at": None, "resolved at": None, "rows read": None}]
         session.note(number, attempt, "undo", f"round {number} undone: state restored from its snapshot"
                      + (f"; rows typed for round {number + 1} by {', '.join(aside)} set aside in the archive" if aside else ""))
         check_writable(session, books)

@@ -106,6 +106,9 @@ class Game(ABC, Generic[State, Submission]):
     submit_tab: ClassVar[TabSchema]  # the columns of a player's submit tab (a game with one; see submit_tabs)
     frozen_tabs: ClassVar[tuple[str, ...]] = ()  # state tabs the host may edit only before round 1
     settings: ClassVar[tuple[Column, ...]] = ()  # game config keys; defaults in templates/<name>/config.csv
+    # Settings the rules leave to the host and read only when they call for them (a tie's choice at
+    # the end): typed at any time. Every other setting is fixed once round 1 is resolved (`history`).
+    host_decisions: ClassVar[tuple[str, ...]] = ()
 
     def round_name(self, number: int) -> str:
         """Round `number` as players read it: "day 3"; a festival's first round is its pregame."""

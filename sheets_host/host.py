@@ -29,6 +29,7 @@ from .cells import SubmitRow
 from .errors import RoundError, SchemaError, SchemaErrors, SheetsHostError
 from .game import Game
 from .games import get_game
+from .history import FIXED, check_archive, check_fixed, check_players, fixed_inputs
 from .table import Column, TabSchema, check_all
 
 Clock = Callable[[], datetime]
@@ -55,7 +56,9 @@ ROUND_STATUS = ("open", "locked", "resolved")
 ROUNDS = TabSchema("rounds", (
     Column("round", "int", lo=1), Column("status", "choice", ROUND_STATUS),
     Column("attempt", "int", lo=0), Column("deadline", optional=True), Column("opened at", optional=True),
-    Column("frozen at", optional=True), Column("resolved at", optional=True)))
+    Column("frozen at", optional=True), Column("resolved at", optional=True),
+    Column("rows read", optional=True, doc="the archive rows the round was resolved with: how many and their "
+                                           "fingerprint, so an edit of them is noticed (see the archive)")))
 SNAPSHOTS = TabSchema("snapshots", (Column("round", "int", lo=1), Column("tab"), Column("part", "int", lo=0),
                                     Column("json", "json")))
 # What an attempt's rows were read for: by resolve from the submit tabs, by lock, a redo's copy,
@@ -192,7 +195,11 @@ class Session:
         tabs = snapshot_tabs(self.tabs["snapshots"]).get(round_number)
         if tabs is None:
             raise RoundError(f"no snapshot of the state before round {round_number} in the host book's snapshots tab")
-        return self.game.load(self.players, tabs, self.config, self.data)
+        return self.game.load(self.players, {t: v for t, v in tabs.items() if t != FIXED}, self.config, self.data)
+
+    def fixed(self) -> dict:
+        """The settings and data round 1 is resolved with, kept in its snapshot (see `history`)."""
+        return fixed_inputs(self.game, self.config, self.data)
 
     def next_attempt(self, round_number: int) -> int:
         """A number no attempt of this round has used, in the archive, the rounds tab or the log."""
@@ -258,12 +265,15 @@ def snapshot_tabs(data: pd.DataFrame) -> dict[int, dict[str, list]]:
     return out
 
 
-def snapshot_of(game: Game, state: Any) -> dict[str, list]:
-    """The state as the snapshots tab gives it back: each state tab's records, through JSON."""
-    return {tab: json.loads(json.dumps(records, sort_keys=True)) for tab, records in game.dump(state).items()}
+def snapshot_of(game: Game, state: Any, fixed: Mapping | None = None) -> dict[str, list]:
+    """The state as the snapshots tab gives it back: each state tab's records, through JSON; round
+    1's also keeps the settings and data it is resolved with (`fixed`)."""
+    tabs = {tab: json.loads(json.dumps(records, sort_keys=True)) for tab, records in game.dump(state).items()}
+    return tabs | ({FIXED: [json.loads(json.dumps(fixed, sort_keys=True))]} if fixed is not None else {})
 
 
-def snapshot_rows(game: Game, state: Any, round_number: int, earlier: Mapping[int, Mapping[str, list]] = {}) -> list[dict]:
+def snapshot_rows(game: Game, state: Any, round_number: int, earlier: Mapping[int, Mapping[str, list]] = {},
+                  fixed: Mapping | None = None) -> list[dict]:
     """The snapshots tab's rows for `state` before `round_number`, each tab's JSON cut into parts
     that fit a cell. A tab whose records begin with those of the latest `earlier` snapshot (a
     history that only grows) is stored as ``{"after round": n, "then": [the records added]}``, so
@@ -271,7 +281,7 @@ def snapshot_rows(game: Game, state: Any, round_number: int, earlier: Mapping[in
     base_round = max((n for n in earlier if n < round_number), default=None)
     base = earlier[base_round] if base_round is not None else {}
     rows = []
-    for tab, records in snapshot_of(game, state).items():
+    for tab, records in snapshot_of(game, state, fixed).items():
         before = base.get(tab)
         value: object = records
         if before and len(before) <= len(records) and records[:len(before)] == before:
@@ -439,8 +449,9 @@ def check_rounds(rounds: list[dict], game: Game, state: Any) -> None:
         raise SchemaErrors(errors)
 
 
-def open_session(backend: Backend, clock: Clock = now_utc) -> Session:
-    """Read and validate the host book; raises SchemaErrors listing every bad cell."""
+def open_session(backend: Backend, clock: Clock = now_utc, correcting: bool = False) -> Session:
+    """Read and validate the host book; raises SchemaErrors listing every bad cell. `correcting`:
+    for a redo or an undo, which may find the last round's archived rows corrected (`history`)."""
     host = backend.book("host")
     tabs = host.read()
     missing = [t for t in HOST_TABS if t not in tabs]
@@ -450,6 +461,9 @@ def open_session(backend: Backend, clock: Clock = now_utc) -> Session:
     game = get_game(config["game"])
     config = read_config(tabs["config"], game)
     players, emails = read_players(tabs["players"])
+    renamed = check_players(tabs["players"], tabs.get("books"))
+    if renamed:  # before anything that reads a name, which would blame another tab
+        raise SchemaErrors(renamed)
     if "books" in tabs and hasattr(backend, "bind"):
         backend.bind({cells.text(r["role"]): cells.text(r["book"]) for r in tabs["books"].to_dict("records")})
     problems = game.check_config(config, players)
@@ -463,28 +477,29 @@ def open_session(backend: Backend, clock: Clock = now_utc) -> Session:
     data_list = check_all([lambda s=s: s.records(tabs[s.name], players) for s in game.data_tabs])
     data = {s.name: d for s, d in zip(game.data_tabs, data_list)}
     state_list = check_all([lambda s=s: s.records(tabs[s.name], players) for s in game.state_tabs])
-    state = game.load(players, {s.name: d for s, d in zip(game.state_tabs, state_list)}, config, data)
+    state_records = {s.name: d for s, d in zip(game.state_tabs, state_list)}
+    snapshots = snapshot_tabs(tabs["snapshots"])
     rounds = ROUNDS.records(tabs["rounds"])
+    if 1 in snapshots and any(r["round"] == 1 and r["status"] == "resolved" for r in rounds):
+        # Before the state is loaded: a game reading a changed setting or data tab would blame another tab.
+        now = {**fixed_inputs(game, config, data), "frozen": {},
+               "rows": {t: [r["_row"] for r in d] for t, d in (data | state_records).items()}}
+        fixed = check_fixed(game, tabs["config"], now, {t: v for t, v in snapshots[1].items() if t == FIXED})
+        if fixed:
+            raise SchemaErrors(fixed)
+    state = game.load(players, state_records, config, data)
     check_rounds(rounds, game, state)
     archive = read_archive(tabs["archive"], players, game)
-    snapshots = snapshot_tabs(tabs["snapshots"])
     missing_snapshots = [r["round"] for r in rounds if r["status"] == "resolved" and r["round"] not in snapshots]
     if missing_snapshots:
         raise SchemaErrors([SchemaError("snapshots", None, "round", n, "present for every resolved round") for n in missing_snapshots])
     session = Session(backend, host, game, tabs, config, players, emails, data, state, rounds,
                       read_commit(tabs.get(ENGINE_TAB)), clock, archive_rows=archive)
-    _check_frozen(session, snapshots)
+    errors = check_archive(rounds, archive, session.attempt_rows, correcting)
+    if session.last_resolved and session.game.frozen_tabs:
+        dumped = snapshot_of(game, state)
+        now = {"frozen": dumped, "rows": {t: [r["_row"] for r in d] for t, d in state_records.items()}}
+        errors += check_fixed(game, tabs["config"], now, {t: v for t, v in snapshots.get(1, {}).items() if t != FIXED})
+    if errors:
+        raise SchemaErrors(errors)
     return session
-
-
-def _check_frozen(session: Session, snapshots: Mapping[int, Mapping[str, list]]) -> None:
-    """Tabs such as a seating may change only before round 1: compare them with its snapshot."""
-    frozen = session.game.frozen_tabs
-    if not frozen or not any(r["status"] == "resolved" for r in session.rounds):
-        return
-    first = snapshots.get(1, {})
-    now = session.game.dump(session.state)
-    for tab in frozen:
-        if tab in first and first[tab] != json.loads(json.dumps(now[tab])):
-            raise SchemaErrors([SchemaError(tab, None, None, "edited after round 1",
-                                            "editable only before round 1 (restore it, or undo back to round 1)")])

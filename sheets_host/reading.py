@@ -1,8 +1,9 @@
 """A player's submit tab as the game's parser sees it: the header found, cells cleaned, rows parsed.
 
 What the parser, the archive, a redo and a replay see is decided once, here, when a tab is read:
-control characters are removed and a cell too long for every backend is cut (with a message), so
-every later reading of the archived rows gives the same result on any backend.
+control characters are removed, a lone surrogate is kept as the `_xD800_` a program wrote for it,
+and a cell too long for every backend is cut (with a message), so every later reading of the
+archived rows gives the same result on any backend.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from .game import Game, Parsed, Window
 from .host import CELL_PART
 from .table import SubmitTab
 
-# Control characters no spreadsheet shows (tabs and line breaks are kept).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Control characters no spreadsheet shows (tabs and line breaks are kept), and the two an .xlsx cannot hold.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+# Half of a character: what `_xD83D_` reads as. No book can store one (xlsx drops it, UTF-8 refuses it).
+_SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 HEADER_SEARCH = 20  # rows searched for a header that was moved down
 
 
@@ -56,10 +60,19 @@ def clean(value: object) -> tuple[object, str | None]:
     >>> value, why = clean("x" * 40_000)
     >>> len(value), why
     (30000, 'the cell holds 40,000 characters; only the first 30,000 were read')
+
+    A pair of surrogates is the character they make; a lone one stays as the text `_xD800_` that an
+    .xlsx file holds for it, which every book can store and every message can print:
+
+    >>> clean("W\\ud800 \\ud83d\\ude00")
+    ('W_xD800_ 😀', None)
     """
     if not isinstance(value, str):
         return value, None
     value = _CONTROL.sub("", value)
+    if _SURROGATE.search(value):
+        value = _SURROGATE_PAIR.sub(lambda m: m[0].encode("utf-16", "surrogatepass").decode("utf-16"), value)
+        value = _SURROGATE.sub(lambda m: f"_x{ord(m[0]):04X}_", value)
     if len(value) > CELL_PART:
         return value[:CELL_PART], f"the cell holds {len(value):,} characters; only the first {CELL_PART:,} were read"
     return value, None

@@ -45,6 +45,7 @@ import pandas as pd
 from . import cells, engine
 from .announce import Message
 from .backends import ENGINE_TAB, Backend
+from .console import echo
 from .delivery import delivered, from_now, submit_layout
 from .errors import BookError, BusyError, SheetsHostError
 from .game import Window
@@ -104,7 +105,7 @@ class Watch:
     """The host loop over one game (see the module). `say` gets one line per action."""
 
     def __init__(self, backend: Backend, url: str | None = None, clock: Clock = now_utc,
-                 say: Callable[[str], None] = print, send: Send | None = None, webhooks: Path | None = None):
+                 say: Callable[[str], None] = echo, send: Send | None = None, webhooks: Path | None = None):
         self.backend, self.url, self.clock, self.send = backend, url, clock, send or _discord
         self.webhooks = webhooks  # the players' webhooks file, read at each post (a fix needs no restart)
         self._say = say

@@ -278,7 +278,8 @@ def test_the_seating_may_be_edited_before_round_1_but_not_after(folder_backend):
     play_round(folder_backend)
     assert list(engine.open_session(folder_backend, fixed_clock).state.sites[0]) == list(rotated.iloc[0, 1:6])
     host.write({"sites": sites})
-    with pytest.raises(SchemaErrors, match="tab 'sites': 'edited after round 1' is not editable only before round 1"):
+    with pytest.raises(SchemaErrors, match=r"tab 'sites', row 2, column 'position 1': .* as round 1 was resolved "
+                                           r"with it \(the sites tab is editable only before round 1: put it back"):
         engine.open_session(folder_backend, fixed_clock)
 
 

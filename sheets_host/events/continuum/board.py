@@ -21,6 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from ...cells import quote
 from .state import (CELLS, ELEMENTS, FILES, NEUTRAL_CELLS, NEUTRAL_POINTS, PENTOMINO, POINTS, RANKS,
                     WARDS_PER_ELEMENT, WARDS_PER_POINTS, Board, Element, Ward, neighbours)
 
@@ -108,7 +109,7 @@ def board_problems(labels: Mapping[str, str | None],
     elif blank:
         problems.append(f"cells {' '.join(blank)} are blank: {_BLANK_HINT}")
     for text, cells in unknown.values():
-        problems.append(f"label '{text}' in {' '.join(cells)} is not in the wards tab")
+        problems.append(f"label {quote(text)} in {' '.join(cells)} is not in the wards tab")
 
     placed = [label for label, (element, _) in wards.items() if element is not Element.NEUTRAL and cells_of[label]]
     for label, (element, points) in wards.items():

@@ -25,6 +25,7 @@ class MagiciansMarket(Game[MarketState, MarketSubmission]):
     state_tabs = tabs.STATE_TABS
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
+    host_decisions = ("extra token of life", "elimination candidates")  # at the end
     round_word = "day"
 
     def how_to_submit(self, state: MarketState, player: Player) -> list[str]:

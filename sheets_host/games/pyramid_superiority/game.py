@@ -28,6 +28,7 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
     frozen_tabs = (tabs.TYPES_TAB.name,)  # announced at the start of the game
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
+    host_decisions = ("tie winner", "elimination candidate")  # only if the three players tie at the end
     round_word = "day"
 
     def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:

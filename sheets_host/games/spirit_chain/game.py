@@ -29,6 +29,7 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
     state_tabs = tabs.STATE_TABS
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
+    host_decisions = ("death match opponent",)  # wins a tie at the end
 
     def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:
         return tabs.check_config(config, players)

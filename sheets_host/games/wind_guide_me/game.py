@@ -26,6 +26,7 @@ class WindGuideMe(Game[WindState, WindSubmission]):
     frozen_tabs = tabs.FROZEN_TABS
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
+    host_decisions = ("elimination candidate",)  # the winners' choice at the end
     round_word = "round"
 
     def setup(self, players: Sequence[str], seed: int, config: Mapping[str, Any],
