@@ -75,6 +75,25 @@ def column_letter(index: int) -> str:
     return letters
 
 
+_SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def whole_characters(text: str) -> str:
+    """`text` with no half of a character left: a pair of surrogates (what `_xD83D__xDE00_` reads
+    as) becomes the character it makes, and a lone one stays as the text `_xD800_` an .xlsx file
+    holds for it, which every book can store (xlsx drops a lone surrogate, UTF-8 refuses it) and
+    every message can print.
+
+    >>> whole_characters("W\\ud800 \\ud83d\\ude00")
+    'W_xD800_ 😀'
+    """
+    if not _SURROGATE.search(text):
+        return text
+    text = _SURROGATE_PAIR.sub(lambda m: m[0].encode("utf-16", "surrogatepass").decode("utf-16"), text)
+    return _SURROGATE.sub(lambda m: f"_x{ord(m[0]):04X}_", text)
+
+
 def is_blank(raw: object) -> bool:
     """True for an empty cell: None, NaN, or only spaces.
 

@@ -26,9 +26,6 @@ from .table import SubmitTab
 
 # Control characters no spreadsheet shows (tabs and line breaks are kept), and the two an .xlsx cannot hold.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
-# Half of a character: what `_xD83D_` reads as. No book can store one (xlsx drops it, UTF-8 refuses it).
-_SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 HEADER_SEARCH = 20  # rows searched for a header that was moved down
 
 
@@ -70,9 +67,7 @@ def clean(value: object) -> tuple[object, str | None]:
     if not isinstance(value, str):
         return value, None
     value = _CONTROL.sub("", value)
-    if _SURROGATE.search(value):
-        value = _SURROGATE_PAIR.sub(lambda m: m[0].encode("utf-16", "surrogatepass").decode("utf-16"), value)
-        value = _SURROGATE.sub(lambda m: f"_x{ord(m[0]):04X}_", value)
+    value = cells.whole_characters(value)
     if len(value) > CELL_PART:
         return value[:CELL_PART], f"the cell holds {len(value):,} characters; only the first {CELL_PART:,} were read"
     return value, None

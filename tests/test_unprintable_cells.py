@@ -62,3 +62,22 @@ def test_a_name_an_ascii_terminal_cannot_show_is_printed_escaped(tmp_path):
                                                      "Zoë,Bo,Cy,Di,Ed,Fay,Gus"])
     assert result.exception is None and result.exit_code == 0
     assert "new game for Zo\\xeb, Bo, Cy, Di, Ed, Fay, Gus" in result.output
+
+
+@pytest.mark.parametrize("formula", [False, True])
+def test_any_tab_keeps_half_a_character_as_written(tmp_path, formula):
+    """Not only a player's cells: a host tab read by either reader (calamine, or openpyxl when the
+    tab holds a formula) keeps `_xD800_` as the text written, and writing it again keeps it."""
+    book = XlsxBackend(tmp_path / "game").create("host", "host")
+    book.write({"notes": pd.DataFrame([["a _xD800_ b", "_xD83D__xDE00_"]], columns=["note", "pair"], dtype=object)})
+    path = tmp_path / "game" / "host.xlsx"
+    program = openpyxl.load_workbook(path)
+    program["notes"]["C2"] = "=1+1" if formula else None
+    program["notes"]["A3"] = "_xD800_"  # stored as is: a spreadsheet means the lone surrogate U+D800
+    program.save(path)
+    read = book.read(["notes"])["notes"]
+    assert list(read.iloc[0, :2]) == ["a _xD800_ b", "_xD83D__xDE00_"]  # the tool's text, as written
+    assert read.iloc[1, 0] == "_xD800_"
+    book.write({"notes": read})
+    again = book.read(["notes"])["notes"]
+    assert again.iloc[1, 0] == "_xD800_" and again.iloc[0, 0] == "a _xD800_ b"

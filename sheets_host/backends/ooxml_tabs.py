@@ -15,7 +15,7 @@ from decimal import Decimal
 
 import python_calamine
 
-from ..cells import column_letter, is_blank
+from ..cells import column_letter, is_blank, whole_characters
 from ..errors import BookError
 from ..layout import MAX_WIDTH, MIN_WIDTH, ColumnLayout, TabLayout
 from .ooxml import _ESCAPED, _attrs, _col_index, _Package, _set_attr, _Sheet, _split_ref, _Unsupported, _Workbook
@@ -52,9 +52,11 @@ def _cell(value: object) -> object:
 
 
 def _unescape(value: object) -> object:
-    """A string as Excel means it: `_x000D_` is a carriage return (openpyxl leaves these as typed)."""
+    """A string as Excel means it: `_x000D_` is a carriage return (openpyxl leaves these as typed);
+    a code for half of a character stays as written (`cells.whole_characters`), so no tab, a host's
+    included, reads a character no book can store again."""
     if isinstance(value, str) and "_x" in value:
-        return _ESCAPED.sub(lambda m: chr(int(m[1], 16)), value)
+        return whole_characters(_ESCAPED.sub(lambda m: chr(int(m[1], 16)), value))
     return value
 
 
