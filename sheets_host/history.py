@@ -49,19 +49,61 @@ def fixed_inputs(game: Game, config: Mapping[str, Any], data: Mapping[str, Seque
             "data": {tab.name: _plain(data.get(tab.name, [])) for tab in game.data_tabs}}
 
 
+def _cells(row: SubmitRow) -> list:
+    return sorted((k, cells.text(v)) for k, v in row.values.items() if not cells.is_blank(v))
+
+
+def _hash(value: object, size: int) -> str:
+    return hashlib.sha256(json.dumps(value).encode("utf-8", "backslashreplace")).hexdigest()[:size]
+
+
+def _keyed(rows: Mapping[str, Sequence[SubmitRow]]) -> list[tuple[tuple[str, str, int], SubmitRow]]:
+    return sorted((((player, row.tab or "", row.row), row) for player, player_rows in rows.items()
+                   for row in player_rows), key=lambda kr: kr[0])
+
+
 def attempt_digest(rows: Mapping[str, Sequence[SubmitRow]]) -> str:
-    """The rows a round was read from, as the rounds tab keeps them: how many, and a fingerprint
-    of their cells as text (as every backend gives them back).
+    """The rows a round was read from, as the rounds tab keeps them: how many and a fingerprint of
+    their cells as text (as every backend gives them back), then a short one of each row and of
+    each column, with which an edit is named down to its cell.
 
     >>> digest = attempt_digest({"Ann": [SubmitRow("Ann", 2, ["site"], {"site": 3.0})]})
     >>> digest.split("#")[0], digest == attempt_digest({"Ann": [SubmitRow("Ann", 2, ["site"], {"site": "3"})]})
     ('1 row ', True)
     """
-    keyed = sorted((player, row.tab or "", row.row,
-                    sorted((k, cells.text(v)) for k, v in row.values.items() if not cells.is_blank(v)))
-                   for player, player_rows in rows.items() for row in player_rows)
-    digest = hashlib.sha256(json.dumps(keyed).encode("utf-8", "backslashreplace")).hexdigest()[:10]
-    return f"{len(keyed)} row{'s' if len(keyed) != 1 else ''} #{digest}"
+    keyed = [(key, _cells(row)) for key, row in _keyed(rows)]
+    columns = sorted({k for _, values in keyed for k, _ in values})
+    detail = {"row": "".join(_hash([key, values], 4) for key, values in keyed),
+              "column": {c: _hash([[key, dict(values).get(c)] for key, values in keyed], 4) for c in columns}}
+    return f"{len(keyed)} row{'s' if len(keyed) != 1 else ''} #{_hash(keyed, 10)} {json.dumps(detail)}"
+
+
+def _edits(kept: str, rows: Mapping[str, Sequence[SubmitRow]], archive_row: Callable[[tuple], int | None]
+           ) -> tuple[int | None, str | None, str]:
+    """Where the attempt `rows` differs from the digest `kept`: the archive row, the column and what
+    it is now, as precisely as the fingerprints tell."""
+    try:
+        _, brace, rest = kept.partition(" {")
+        detail = json.loads(brace.strip() + rest)
+        then_rows = [detail["row"][i:i + 4] for i in range(0, len(detail["row"]), 4)]
+        then_columns = detail["column"]
+    except (ValueError, KeyError, TypeError):  # a digest kept before rows were fingerprinted one by one
+        return None, None, ""
+    keyed = [(key, row, _cells(row)) for key, row in _keyed(rows)]
+    now_rows = [_hash([key, values], 4) for key, _, values in keyed]
+    changed = [(key, row) for (key, row, _), digest in zip(keyed, now_rows) if digest not in then_rows]
+    columns = sorted({k for *_, values in keyed for k, _ in values} | set(then_columns))
+    now_columns = {c: _hash([[key, dict(values).get(c)] for key, _, values in keyed], 4) for c in columns}
+    differ = [c for c in columns if then_columns.get(c) != now_columns[c]]
+    if len(changed) == 1 and len(then_rows) == len(now_rows):
+        (key, row), = changed
+        column = differ[0] if len(differ) == 1 else None
+        return archive_row(key), column, cells.text(row.values.get(column)) if column else f"{key[0]}'s row {key[2]}"
+    if not changed and len(now_rows) < len(then_rows):  # rows deleted: the first place the rows part
+        at = next((i for i, (a, b) in enumerate(zip(then_rows, now_rows)) if a != b), len(now_rows))
+        near = keyed[at][0] if at < len(keyed) else keyed[-1][0] if keyed else None
+        return (archive_row(near) if near else None), None, ""
+    return (archive_row(changed[0][0]) if changed else None), None, ""
 
 
 def check_players(players: pd.DataFrame, books: pd.DataFrame | None) -> list[SchemaError]:
@@ -86,7 +128,8 @@ def check_archive(rounds: Sequence[dict], archive: Sequence[dict],
                   attempt_rows: Callable[[int, int], Mapping[str, Sequence[SubmitRow]]],
                   correcting: bool) -> list[SchemaError]:
     """Each resolved round's attempt is the rows it was resolved with; with `correcting` (a redo or
-    an undo), the last round's may differ."""
+    an undo), the last round's may differ. An edit is named by its archive row and cell where the
+    fingerprints tell them, a deletion by the row it was next to."""
     resolved = [r for r in rounds if r["status"] == "resolved"]
     errors = []
     for record in resolved:
@@ -94,20 +137,28 @@ def check_archive(rounds: Sequence[dict], archive: Sequence[dict],
         number, attempt = record["round"], record["attempt"]
         if not kept or (correcting and record is resolved[-1]):
             continue
-        now = attempt_digest(attempt_rows(number, attempt))
-        if now == kept:
+        rows = attempt_rows(number, attempt)
+        now = attempt_digest(rows)
+        if now.split(" {")[0] == kept.split(" {")[0]:
             continue
-        where = [r["_row"] for r in archive if r["round"] == number and r["attempt"] == attempt]
-        span = f"rows {min(where)} to {max(where)}" if where else "no rows now"
+        mine = [r for r in archive if r["round"] == number and r["attempt"] == attempt]
+
+        def archive_row(key: tuple) -> int | None:
+            return next((r["_row"] for r in mine if (r["player"], r.get("tab") or "", r["row"]) == tuple(key)), None)
+        row, column, shown = _edits(kept, rows, archive_row)
+        if row is None and mine:
+            row = min(r["_row"] for r in mine)
+        count_then, count_now = kept.split(" #")[0], now.split(" #")[0]
+        what = "" if count_then == count_now else f": {count_then} then, {count_now} now{', a row deleted here' if row else ''}"
         todo = ("the last round's archive is corrected to redo it: run resolve --redo (or undo, to give the "
                 "corrected rows back to the players), or put the rows back as they were"
                 if record is resolved[-1] else
                 "a round before the last cannot change, later rounds were played on it: put the rows back as "
                 "they were")
         errors.append(SchemaError(
-            "archive", min(where) if where else None, None, f"attempt {attempt} of round {number}",
-            f"as round {number} was resolved with it ({kept.split(' #')[0]} then, {now.split(' #')[0]} now: "
-            f"{span}; the rounds tab, row {record['_row']}, keeps their fingerprint): {todo}"))
+            "archive", row, column, shown or f"attempt {attempt} of round {number}",
+            f"what round {number} was resolved with{what} (the rounds tab, row {record['_row']}, keeps the rows' "
+            f"fingerprint): {todo}"))
     return errors
 
 

@@ -58,7 +58,8 @@ ROUNDS = TabSchema("rounds", (
     Column("attempt", "int", lo=0), Column("deadline", optional=True), Column("opened at", optional=True),
     Column("frozen at", optional=True), Column("resolved at", optional=True),
     Column("rows read", optional=True, doc="the archive rows the round was resolved with: how many and their "
-                                           "fingerprint, so an edit of them is noticed (see the archive)")))
+                                           "fingerprint, whole, by row and by column, so an edit of them is "
+                                           "noticed and named (see the archive)")))
 SNAPSHOTS = TabSchema("snapshots", (Column("round", "int", lo=1), Column("tab"), Column("part", "int", lo=0),
                                     Column("json", "json")))
 # What an attempt's rows were read for: by resolve from the submit tabs, by lock, a redo's copy,

@@ -60,8 +60,12 @@ def agrees_with_replay(backend, tmp_path) -> None:
 @pytest.mark.parametrize("delete", [False, True])
 def test_an_earlier_round_s_archived_rows_can_never_change(folder_backend, delete):
     played(folder_backend)
-    row = archive_row(folder_backend, 1, PLAYERS[0])
-    edit_archive(folder_backend, row, delete=delete, site=21)
+    # A later row of the attempt, so naming the attempt's first row would not do.
+    row = archive_row(folder_backend, 1, PLAYERS[3])
+    edit_archive(folder_backend, row, delete=delete, site=99)
+    named = (rf"tab 'archive', row {row}: .* 14 rows then, 13 rows now, a row deleted here" if delete else
+             rf"tab 'archive', row {row}, column 'site': '99' is not what round 1 was resolved with")
+    every_command_refuses(folder_backend, named)
     message = r"tab 'archive', row.*round 1 was resolved with.*cannot change"
     every_command_refuses(folder_backend, message)
     with pytest.raises(SchemaErrors, match=message):
