@@ -134,7 +134,7 @@ def test_types_may_not_change_once_day_1_is_resolved(tmp_path):
     types = tabs(backend, "host")["types"]
     types.loc[types.index[[0, 1]], "type"] = list(types["type"].iloc[[1, 0]])  # swap two players' types
     backend.book("host").write({"types": types})
-    with pytest.raises(SchemaErrors, match="tab 'types': 'edited after round 1' is not editable only before round 1"):
+    with pytest.raises(SchemaErrors, match=r"tab 'types', row 2, column 'type': 'grass' is not water, as round 1 was resolved with it \(the types tab is editable only before round 1"):
         engine.open_session(backend, fixed_clock)
 
 
