@@ -2,22 +2,28 @@
 to a round in mid-game (resolved rounds, then the bots' submissions for the next one typed in), the
 same every time; and, to make the committed fixtures, that folder re-saved by LibreOffice Calc.
 
-    python -m tests.saved_books     (from the repository's root; needs `soffice` on the PATH)
+    python -m tests.saved_books [GAME... | values]    (from the repository's root; needs `soffice`)
 
-writes `tests/fixtures/libreoffice/<game>/`, every book re-saved as Calc saves it: see
-`tests/fixtures/README.md`. The tests regenerate the original folders with `play_to_mid_game`."""
+writes `tests/fixtures/libreoffice/<game>/`, every book re-saved as Calc saves it, and
+`values.xlsx`, a book of every kind of value the tool writes (`write_values`): see
+`tests/fixtures/README.md`. The tests regenerate the originals with `play_to_mid_game` and
+`write_values`."""
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import pandas as pd
+
 from sheets_host import engine
-from sheets_host.backends.xlsx import XlsxBackend
+from sheets_host.backends.xlsx import XlsxBackend, XlsxBook
 from sheets_host.games import get_game
+from sheets_host.layout import ColumnLayout, TabLayout
 from sheets_host.play import bot_names, bots_submit, host_types
 
 from .conftest import fixed_clock
@@ -32,6 +38,27 @@ GAMES = {
     "spirit-chain": 2,
     "academy-of-witchcraft-arts": 1,  # the pregame
 }
+
+
+# What the tool writes, kinds a game's tabs rarely hold: text that looks like something else, long
+# numbers (kept as their digits), an empty string, dates and times, and a float of 17 digits.
+VALUES = ["007", "3/4", "=1+1", "_x0041_", "", "a\nb", " lead", "TRUE", "€ü😀", 12345678901234567, 10**15 - 1,
+          1.5, -3, 0, True, False, None, dt.datetime(2026, 3, 4, 5, 6, 7, 890000), dt.date(2026, 1, 2),
+          dt.time(13, 45), dt.timedelta(hours=30, minutes=1), 1e-7, 1e20, 0.1 + 0.2]
+
+
+def write_values(path: Path) -> XlsxBook:
+    """A book of `VALUES` (tab `values`, a row each way, dropdowns on its first columns), a hidden
+    tab `hidden` holding a yes and a no, and a protected tab `locked`."""
+    book = XlsxBook(path, path.name)
+    columns = [f"c{i}" for i in range(len(VALUES))]
+    layout = TabLayout(tuple(ColumnLayout(width=12, choices=("yes", "no", "a, b") if i < 3 else ())
+                             for i in range(len(columns))), input_rows=5)
+    book.write({"values": pd.DataFrame([VALUES, VALUES[::-1]], columns=columns, dtype=object),
+                "hidden": pd.DataFrame([["yes", True], ["no", False]], columns=["key", "value"]),
+                "locked": pd.DataFrame([["typed"]], columns=["note"])},
+               layouts={"values": layout}, hidden=["hidden"], protect={"locked": True})
+    return book
 
 
 def play_to_mid_game(name: str, folder: Path) -> None:
@@ -67,8 +94,12 @@ def resave(folder: Path, into: Path) -> None:
 
 
 def main() -> None:
-    for name in sys.argv[1:] or GAMES:
+    for name in sys.argv[1:] or [*GAMES, "values"]:
         with tempfile.TemporaryDirectory() as tmp:
+            if name == "values":
+                write_values(Path(tmp) / "values.xlsx")
+                resave(Path(tmp), FIXTURES)
+                continue
             play_to_mid_game(name, Path(tmp))
             shutil.rmtree(FIXTURES / name, ignore_errors=True)
             resave(Path(tmp), FIXTURES / name)

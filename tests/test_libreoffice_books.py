@@ -1,8 +1,9 @@
 """Books saved by LibreOffice Calc (`tests/fixtures/libreoffice/`, made by `tests/saved_books.py`):
 each game's folder in mid-game, every book opened and saved by Calc, reads as the tool wrote it and
-plays its open round to the same announcement, files and books as the folder never re-saved; and
-the reader's rule for formulas: one a program computed from a constant reads as its value, any
-other as typed."""
+plays its open round to the same announcement, files and books as the folder never re-saved; a
+book of every kind of value the tool writes reads back the same and takes writes again; and the
+reader's rule for formulas: one a program computed from a constant reads as its value, any other
+as typed."""
 
 from __future__ import annotations
 
@@ -13,24 +14,28 @@ from pathlib import Path
 import pytest
 
 from sheets_host import engine
-from sheets_host.backends.ooxml import _Package
+from sheets_host.backends.ooxml import _Package, _Workbook
+from sheets_host.backends.ooxml_tabs import _protection
 from sheets_host.backends.xlsx import XlsxBackend, XlsxBook
 
 from .conftest import fixed_clock
-from .saved_books import FIXTURES, GAMES, books, play_to_mid_game
+from .saved_books import FIXTURES, GAMES, VALUES, books, play_to_mid_game, write_values
 
-STALE = "the fixtures are stale: regenerate them with `python -m tests.saved_books` (tests/fixtures/README.md)"
+STALE = ("a book LibreOffice saved reads otherwise than the one the tool wrote; if the game or the writer changed on "
+         "purpose, regenerate the fixtures: `python -m tests.saved_books` (tests/fixtures/README.md)")
+
+
+def typed(path: Path) -> dict[str, list]:
+    """Every tab of a book as the tool reads it, each cell with its type (True is not 1)."""
+    tabs = XlsxBook(path, path.name).read()
+    return {name: [list(frame.columns)] + [[(type(v).__name__, v) for v in row] for row in
+                                           frame.astype(object).where(frame.notna(), None).values.tolist()]
+            for name, frame in tabs.items()}
 
 
 def values(folder: Path) -> dict[str, dict[str, list]]:
-    """Every tab of every book as the tool reads it, each cell with its type (True is not 1)."""
-    out = {}
-    for book in books(folder):
-        tabs = XlsxBook(folder / book, str(book)).read()
-        out[str(book)] = {name: [list(frame.columns)] + [[(type(v).__name__, v) for v in row] for row in
-                                                        frame.astype(object).where(frame.notna(), None).values.tolist()]
-                          for name, frame in tabs.items()}
-    return out
+    """Every tab of every book of a game's folder as the tool reads it."""
+    return {str(book): typed(folder / book) for book in books(folder)}
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -80,6 +85,41 @@ def test_undo_after_the_academys_pregame_on_a_host_book_libreoffice_saved(tmp_pa
     done = engine.undo(XlsxBackend(saved), fixed_clock)
     assert done.round == 1
     assert engine.open_session(XlsxBackend(saved), fixed_clock).open_round["round"] == 1
+
+
+def _states(path: Path) -> dict[str, tuple[str, bool]]:
+    """Each tab's (visibility, protected) as the file says."""
+    pkg = _Package(path.read_bytes())
+    return {s.name: (s.state, bool(re.search(r'\ssheet="(1|true)"', _protection(pkg.text(s.part)) or "")))
+            for s in _Workbook(pkg).sheets}
+
+
+def test_a_book_libreoffice_saved_reads_every_kind_of_value_as_written_and_takes_writes(tmp_path):
+    original, saved = tmp_path / "original.xlsx", tmp_path / "saved.xlsx"
+    write_values(original)
+    shutil.copy(FIXTURES / "values.xlsx", saved)
+    assert "<si>" in _Package(saved.read_bytes()).text("xl/sharedStrings.xml")  # Calc's own way of storing text
+    written, read = typed(original), typed(saved)
+    # Calc saves 15 significant digits: the one value it changes (docs/architecture.md).
+    assert VALUES[-1] == 0.30000000000000004 and read["values"][1][-1] == ("float", 0.3)
+    assert read["values"][2][0] == ("float", 0.3)
+    for rows in (written, read):
+        rows["values"][1][-1] = rows["values"][2][0] = None
+    assert read == written, STALE
+    states = {"values": ("visible", False), "hidden": ("hidden", False), "locked": ("visible", True),
+              "sheets-host lists": ("hidden", False)}
+    assert _states(saved) == states
+    # Written into again: a hidden tab whole, rows appended under Calc's, a tab unprotected.
+    import pandas as pd
+
+    before, book = typed(saved), XlsxBook(saved, saved.name)
+    frame = book.read(["values"])["values"]
+    book.write({"hidden": pd.DataFrame([["no", False]], columns=["key", "value"])}, append={"values": frame.iloc[:1]},
+               protect={"locked": False})
+    again = typed(saved)
+    assert again["hidden"] == [["key", "value"], [("str", "no"), ("bool", False)]]
+    assert again["values"] == before["values"] + before["values"][1:2]
+    assert _states(saved) == states | {"locked": ("visible", False)}
 
 
 def _with_cells(path: Path, cells: dict[str, str]) -> None:
