@@ -11,6 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from sheets_host import engine
@@ -110,8 +111,6 @@ def test_a_book_libreoffice_saved_reads_every_kind_of_value_as_written_and_takes
               "sheets-host lists": ("hidden", False)}
     assert _states(saved) == states
     # Written into again: a hidden tab whole, rows appended under Calc's, a tab unprotected.
-    import pandas as pd
-
     before, book = typed(saved), XlsxBook(saved, saved.name)
     frame = book.read(["values"])["values"]
     book.write({"hidden": pd.DataFrame([["no", False]], columns=["key", "value"])}, append={"values": frame.iloc[:1]},
@@ -151,8 +150,6 @@ OTHERS = {  # read by openpyxl, with the constants above
 
 @pytest.mark.parametrize("cells", [CONSTANTS, CONSTANTS | OTHERS], ids=["constants only", "with other formulas"])
 def test_a_formula_computed_from_a_constant_reads_as_its_value_any_other_as_typed(tmp_path, cells):
-    import pandas as pd
-
     path = tmp_path / "book.xlsx"
     book = XlsxBook(path, "book.xlsx")
     book.write({"notes": pd.DataFrame([[None] * len(cells)], columns=[c.lower() for c in cells])})
