@@ -25,6 +25,16 @@ from .ooxml_styles import _Styles
 # Dropdown options that cannot go inline (too long, or holding a comma or a quote), one column a list.
 LISTS_TAB = "sheets-host lists"
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+# A formula cell that a spreadsheet program computed from one constant and holds the value of:
+# LibreOffice saves a yes/no cell as <c t="b"><f>TRUE()</f><v>1</v></c>. The rule: the formula is
+# TRUE or FALSE (with or without "()"), a number or a "string", and the cell holds a value that is
+# not an error. Such a cell reads as that value in every tab; any other formula reads as typed.
+_CELL_XML = re.compile(rb"<c\b[^>]*?(?:/>|>.*?</c>)", re.DOTALL)
+_F_XML = re.compile(rb"<((?:\w+:)?f)\b[^>]*?(?:/>|>(.*?)</\1>)", re.DOTALL)
+_CONSTANT = re.compile(rb'\s*(?:(?:TRUE|FALSE)(?:\(\s*\))?|[-+]?(?:\d+\.?\d*|\.\d+)(?:E[-+]?\d+)?|"(?:[^"]|"")*")\s*',
+                       re.IGNORECASE)
+_VALUE_XML = re.compile(rb"<(?:\w+:)?v>")
+_ERROR_XML = re.compile(rb"""<c\b[^>]*?\st\s*=\s*["']e["']""")
 _LONG_NUMBER = re.compile(rb"<(?:\w+:)?v>\s*-?\d{16}")
 _LISTS_REF = re.compile(rb"(?:'|&apos;)" + re.escape(LISTS_TAB.encode()) + rb"(?:'|&apos;)!\$([A-Z]{1,3})\$")
 
@@ -181,6 +191,20 @@ def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles:
     return text
 
 
+def _computed(xml: bytes) -> bytes:
+    """The sheet with the formula of each cell computed from a constant taken out, so that both
+    readers read the value the program stored (the same bytes when there is none)."""
+    def plain(m: re.Match) -> bytes:
+        cell = m[0]
+        f = _F_XML.search(cell)
+        if (f is None or f[2] is None or not _CONSTANT.fullmatch(f[2].replace(b"&quot;", b'"'))
+                or not _VALUE_XML.search(cell) or _ERROR_XML.match(cell)):
+            return cell
+        return cell[:f.start()] + cell[f.end():]
+
+    return _CELL_XML.sub(plain, xml) if _FORMULA.search(xml) else xml
+
+
 def _openpyxl_only(xml: bytes) -> bool:
     """A sheet that calamine would not read as openpyxl does: with a formula (calamine gives its
     cached value), an error cell, or a number of 16 digits or more."""
@@ -223,7 +247,7 @@ class _Values:
 
     def rows(self, sheet: _Sheet) -> list[list[object]]:
         with _reading(self.where, sheet.name):
-            if not _openpyxl_only(self.pkg.get(sheet.part)):
+            if not _openpyxl_only(_computed(self.pkg.get(sheet.part))):
                 try:
                     return self._calamine_rows(sheet)
                 except _FATAL:
@@ -233,8 +257,20 @@ class _Values:
             if self._openpyxl is None:
                 import openpyxl
 
-                self._openpyxl = openpyxl.load_workbook(io.BytesIO(self.data), read_only=True, data_only=False)
+                self._openpyxl = openpyxl.load_workbook(io.BytesIO(self._plain()), read_only=True, data_only=False)
             return _openpyxl_rows(self._openpyxl[sheet.name])
+
+    def _plain(self) -> bytes:
+        """The book for openpyxl: every sheet's formulas computed from a constant taken out."""
+        copy, changed = _Package(self.data), False
+        for s in _Workbook(copy).sheets:
+            if s.kind == "worksheet" and copy.has(s.part):
+                raw = copy.get(s.part)
+                plain = _computed(raw)
+                if plain != raw:
+                    copy.put(s.part, plain)
+                    changed = True
+        return copy.zipped() if changed else self.data
 
     def _calamine_rows(self, sheet: _Sheet) -> list[list[object]]:
         if self._calamine is None:

@@ -11,7 +11,9 @@ Reads use python-calamine for a sheet's values; a sheet whose XML holds a formul
 a number of more than 15 digits is read by openpyxl instead, which gives a formula as its text
 (``'=A1+1'``) and a long number exactly, and so is a sheet calamine fails on (it panics, a
 BaseException, on a huge number under a date format); a sheet neither reads is a one-line
-BookError naming the book and the tab.
+BookError naming the book and the tab. A formula a program computed from a constant and stored the
+value of (LibreOffice saves a yes/no cell as ``=TRUE()``) reads as that value
+(`ooxml_tabs._computed`).
 """
 
 from __future__ import annotations
@@ -126,8 +128,8 @@ class XlsxBook(XlsxEditing):
                     wb.close()
 
     def read(self, tabs: Sequence[str] | None = None, *, formulas: bool = False) -> dict[str, pd.DataFrame]:
-        # A formula cell comes back as its text either way: offline files hold no values
-        # computed by us, so the text is the only honest reading.
+        # A formula cell comes back as its text either way (but one computed from a constant, as
+        # its value): offline files hold no values computed by us, so the text is the only honest reading.
         with self._opening():
             data = self.path.read_bytes()
             try:
