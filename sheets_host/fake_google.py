@@ -8,8 +8,9 @@ with grid data, ``ranges`` and ``fields`` masks (cells' entered, effective and f
 formats), formats, notes, dropdowns, frozen rows and column widths, ``appendCells``, whole-range
 ``updateCells`` clearing, "exceeds grid limits" errors, atomic batch updates with Google's
 refusals and the spreadsheet (grid data included when asked) in their reply
-(`sheets_host.fake_google_batch`), hidden sheets, Drive's storage-quota refusal for service
-accounts. Anything else answers 404 or 400, so a gap shows up as a failing test instead of a silent
+(`sheets_host.fake_google_batch`), developer metadata of the whole spreadsheet, hidden sheets,
+Drive's storage-quota refusal for service accounts; and failures: an error answered instead
+(`fail_next`, `drop_next`), or a request applied and its answer lost (`lose_next_answer`). Anything else answers 404 or 400, so a gap shows up as a failing test instead of a silent
 pass. Every request is first checked against Google's discovery documents
 (`sheets_host.google_discovery`). It takes every https:// request, so nothing reaches the real Google.
 

@@ -17,6 +17,8 @@ a minute per user, so a 20-player game's resolve (44 requests) fits a minute's q
   header cells, dropdowns), rows appended to growing tabs (``appendCells``: only the new rows are
   sent, so a log costs the same however long the game), protections. Its reply carries the new
   metadata, so no later request is needed to learn it.
+  It also carries the write's mark (`sheets_api.mark`), so Google applies it at most once: a retry
+  of a try whose answer was lost is refused, and the mark, read back, says the write landed.
 - In the host book the lease (`gsheets_lease`) is taken by a ``batchUpdate`` whose reply carries
   the whole book, grid data included: the host book's read then costs no request. So the host book
   costs two requests per command that holds the game: the lease (and read), and the commit (which
