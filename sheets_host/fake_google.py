@@ -8,8 +8,9 @@ with grid data, ``ranges`` and ``fields`` masks (cells' entered, effective and f
 formats), formats, notes, dropdowns, frozen rows and column widths, ``appendCells``, whole-range
 ``updateCells`` clearing, "exceeds grid limits" errors, atomic batch updates with Google's
 refusals and the spreadsheet (grid data included when asked) in their reply
-(`sheets_host.fake_google_batch`), hidden sheets, Drive's storage-quota refusal for service
-accounts. Anything else answers 404 or 400, so a gap shows up as a failing test instead of a silent
+(`sheets_host.fake_google_batch`), developer metadata of the whole spreadsheet, hidden sheets,
+Drive's storage-quota refusal for service accounts; and failures: an error answered instead
+(`fail_next`, `drop_next`), or a request applied and its answer lost (`lose_next_answer`). Anything else answers 404 or 400, so a gap shows up as a failing test instead of a silent
 pass. Every request is first checked against Google's discovery documents
 (`sheets_host.google_discovery`). It takes every https:// request, so nothing reaches the real Google.
 
@@ -79,7 +80,7 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
         self.requests: list[Call] = []
         self.sleeps: list[float] = []  # what the client under test asked to sleep, instead of sleeping
         self._failures: list[tuple[int | None, str | None, str | None]] = []
-        self._lost_answers = 0
+        self._lost: dict[int, int | str | None] = {}  # request number -> how its answer is lost
         self._created: str | None = None
         # Called with (method, path) before a request is answered: lets a test slip another
         # client's requests in between two of this one's.
@@ -109,9 +110,11 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
         """Drop the connection of the next `n` requests."""
         self._failures += [(None, None, None)] * n
 
-    def lose_next_answer(self) -> None:
-        """Carry out the next request, then drop the connection before answering."""
-        self._lost_answers += 1
+    def lose_next_answer(self, how: int | str | None = None, *, skip: int = 0) -> None:
+        """Carry out the next request (after `skip` others), then lose its answer as a retried write
+        meets it: the connection dropped (None), a "timeout", or an error status (500, 503) sent
+        although the request was applied."""
+        self._lost[len(self.requests) + skip] = how
 
     def add_spreadsheet(self, title: str, tabs: tuple[str, ...] = ("Sheet1",)) -> str:
         """A spreadsheet made by hand (not through the API); its id."""
@@ -224,9 +227,13 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
             status, reply = self._error(e)
         if self._created:
             record["sid"] = self._created
-        if self._lost_answers:
-            self._lost_answers -= 1
+        if len(self.requests) in self._lost:
+            how = self._lost.pop(len(self.requests))
+            if isinstance(how, int):
+                return self._answer(request, record, method, path, *self._error(GoogleError(how, _FAILURE_MESSAGES[how])), {})
             self.requests.append(Call(method, path, None, **record))
+            if how == "timeout":
+                raise requests.ReadTimeout("fake: no answer in time", request=request)
             raise requests.ConnectionError("fake: connection dropped before the answer", request=request)
         return self._answer(request, record, method, path, status, reply, {})
 

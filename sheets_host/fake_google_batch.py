@@ -27,12 +27,14 @@ class BatchUpdates:
 
     _random: random.Random
     _file: Callable[[str], FakeFile]
+    _metadata: list[dict[str, Any]]  # the developer metadata as the batch being applied leaves it
 
     def _batch_update(self, sid: str, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
         file = self._file(sid)
         if unknown := sorted(body.keys() - _BODY_FIELDS):
             raise GoogleError(400, f'Invalid JSON payload received. Unknown name "{unknown[0]}": Cannot find field.')
         sheets = snapshot(file.sheets)  # all or nothing, like Google
+        self._metadata = copy.deepcopy(file.developer_metadata)
         replies = []
         for i, request in enumerate(body.get("requests", [])):
             if len(request) != 1:
@@ -49,7 +51,7 @@ class BatchUpdates:
         ranges = None
         if body.get("responseRanges"):
             ranges = [parse_range(FakeFile(sid, file.name, [], sheets), a1) for a1 in body["responseRanges"]]
-        file.sheets = sheets
+        file.sheets, file.developer_metadata = sheets, self._metadata
         reply: dict[str, Any] = {"spreadsheetId": sid, "replies": replies}
         if body.get("includeSpreadsheetInResponse"):
             sub = submask(mask, ("updatedSpreadsheet",))
@@ -239,6 +241,31 @@ class BatchUpdates:
             raise GoogleError(400, "You can't remove all the sheets in a document.")
         sheets.remove(sheet)
         return {}
+
+
+    def _do_createDeveloperMetadata(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
+        """Of the whole spreadsheet only; an id in use is refused, as Google documents."""
+        metadata = copy.deepcopy(args.get("developerMetadata", {}))
+        if metadata.get("location") != {"spreadsheet": True}:
+            raise GoogleError(400, f"fake: only metadata of the whole spreadsheet is supported, not {metadata.get('location')}")
+        if not metadata.get("metadataKey") or metadata.get("visibility") not in ("DOCUMENT", "PROJECT"):
+            raise GoogleError(400, "Developer metadata must always have a key and a visibility specified.")
+        metadata.setdefault("metadataId", self._random.randrange(1, 2**31))
+        if any(m["metadataId"] == metadata["metadataId"] for m in self._metadata):
+            raise GoogleError(400, f"Developer metadata with ID {metadata['metadataId']} already exists.")
+        metadata["location"] = {"locationType": "SPREADSHEET", "spreadsheet": True}
+        self._metadata.append(metadata)
+        return {"createDeveloperMetadata": {"developerMetadata": metadata}}
+
+    def _do_deleteDeveloperMetadata(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
+        """What a lookup by id or key selects; selecting none is taken as no error (the answer is
+        the list of what was deleted)."""
+        lookup = args.get("dataFilter", {}).get("developerMetadataLookup")
+        if not lookup or not lookup.keys() <= {"metadataId", "metadataKey"}:
+            raise GoogleError(400, f"fake: deleting metadata by {args.get('dataFilter')} is not supported")
+        gone = [m for m in self._metadata if all(m.get(k) == v for k, v in lookup.items())]
+        self._metadata = [m for m in self._metadata if m not in gone]
+        return {"deleteDeveloperMetadata": {"deletedDeveloperMetadata": gone}}
 
 
 def _row_span(sheets: list[FakeSheet], span: dict[str, Any]) -> tuple[FakeSheet, int, int]:

@@ -62,12 +62,15 @@ def spreadsheet_resource(file: FakeFile, *, grid: bool = False, ranges: list[Gri
         if grid:
             entry["data"] = [grid_data(s, *part, cell_mask, *metadata) for part in parts or [(0, 0, s.rows, s.cols)]]
         sheets.append(entry)
-    return {
+    resource = {
         "spreadsheetId": file.id,
         "properties": {"title": file.name, "locale": "en_US", "autoRecalc": "ON_CHANGE", "timeZone": "Etc/GMT"},
         "sheets": sheets,
         "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{file.id}/edit",
     }
+    if file.developer_metadata:  # whatever the ranges: it is the spreadsheet's
+        resource["developerMetadata"] = copy.deepcopy(file.developer_metadata)
+    return resource
 
 
 def grid_data(sheet: FakeSheet, r0: int, c0: int, r1: int, c1: int, cell_mask: Mask | None,

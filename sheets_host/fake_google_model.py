@@ -42,6 +42,7 @@ class FakeFile:
     parents: list[str]
     sheets: list[FakeSheet]
     permissions: list[dict[str, Any]] = field(default_factory=list)
+    developer_metadata: list[dict[str, Any]] = field(default_factory=list)  # of the whole spreadsheet
 
     def sheet(self, title: str) -> FakeSheet:
         return next(s for s in self.sheets if s.title == title)

@@ -17,6 +17,8 @@ a minute per user, so a 20-player game's resolve (44 requests) fits a minute's q
   header cells, dropdowns), rows appended to growing tabs (``appendCells``: only the new rows are
   sent, so a log costs the same however long the game), protections. Its reply carries the new
   metadata, so no later request is needed to learn it.
+  It also carries the write's mark (`sheets_api.mark`), so Google applies it at most once: a retry
+  of a try whose answer was lost is refused, and the mark, read back, says the write landed.
 - In the host book the lease (`gsheets_lease`) is taken by a ``batchUpdate`` whose reply carries
   the whole book, grid data included: the host book's read then costs no request. So the host book
   costs two requests per command that holds the game: the lease (and read), and the commit (which
@@ -43,6 +45,7 @@ Credentials and retries are in `gsheets_client`.
 from __future__ import annotations
 
 import copy
+import random
 import re
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -64,8 +67,8 @@ from ..layout import TabLayout, lay_out
 from . import frame_from_rows, match_tab, rows_from_frame
 from .gsheets_client import RetryingHTTPClient, connect, drive_reason
 from .gsheets_lease import LEASE, LEASE_TIME, LeaseHolding, _lease_gone
-from .sheets_api import (LOCK, METADATA_FIELDS, Cells, Tab, append_rows, cell_values, grid_fields, grid_of, patch_tab,
-                         replace_tab, tabs_of)
+from .sheets_api import (LOCK, METADATA_FIELDS, Cells, Tab, append_rows, cell_values, grid_fields, grid_of, mark,
+                         marks_of, patch_tab, replace_tab, tabs_of)
 
 CELL_LIMIT = 50_000  # characters in one cell
 
@@ -103,6 +106,7 @@ class GoogleBook(LeaseHolding):
         # as the xlsx backend does, so players open the book on a tab that matters.
         self._fresh = fresh
         self._meta: dict[str, Tab] | None = None
+        self._marks: list[int] = []  # ids of the marks our writes left (`sheets_api.mark`), read with the metadata
         # The whole book's cells as the lease's reply gave them (values as computed), until a write.
         self._grid: dict[str, Cells] | None = None
         self._lease: int | None = None  # sheetId of the lease we hold in this book
@@ -120,11 +124,17 @@ class GoogleBook(LeaseHolding):
         except APIError as e:
             raise self._refusal(what, e) from None
 
+    def _learn(self, spreadsheet: Mapping[str, Any]) -> dict[str, Tab]:
+        """The metadata of a Spreadsheet resource that a read, the lease or a write answered."""
+        self._meta, self._marks = tabs_of(spreadsheet), marks_of(spreadsheet)
+        return self._meta
+
     def _tabs(self) -> dict[str, Tab]:
         """The tabs' metadata; one request when no read, lease or write has brought it yet."""
         if self._meta is None:
             with self._asking("open"):
-                self._meta = tabs_of(self._http.fetch_sheet_metadata(self.id, params={"fields": METADATA_FIELDS}))
+                self._learn(self._http.fetch_sheet_metadata(self.id, params={"fields": METADATA_FIELDS}))
+        assert self._meta is not None
         return self._meta
 
     def _find(self, name: str, titles: Iterable[str]) -> str | None:
@@ -170,12 +180,13 @@ class GoogleBook(LeaseHolding):
                 self._meta = None  # a tab was renamed or deleted since we learnt them: read the whole book
                 return self._fetch(tabs, formulas)
             raise self._refusal("read" if self._meta is not None else "open", e) from None
-        found = tabs_of(reply)
         if ranged:
             assert self._meta is not None
-            self._meta.update(found)
+            self._meta.update(tabs_of(reply))
+            self._marks = marks_of(reply)
         else:
-            self._meta = found
+            self._learn(reply)
+        assert self._meta is not None
         return self._meta, grid_of(reply)
 
     def check_writable(self) -> None:
@@ -232,24 +243,39 @@ class GoogleBook(LeaseHolding):
                 requests_.append({"deleteSheet": {"sheetId": after.pop(title).sheet_id}})
         if not requests_:
             return
+        write_id = random.SystemRandom().randrange(1, 2**31)
+        requests_ += mark(self._marks, write_id)
         body = {"requests": requests_, "includeSpreadsheetInResponse": True}
         try:
-            reply = self._http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.id, json=body,
-                                       params={"fields": f"updatedSpreadsheet({METADATA_FIELDS})"})
+            spreadsheet = self._http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.id, json=body,
+                                             params={"fields": f"updatedSpreadsheet({METADATA_FIELDS})"}).json()["updatedSpreadsheet"]
         except APIError as e:
-            if self._lease is not None and _lease_gone(e):
-                self._lease = None
-                raise BusyError(
-                    f"this command no longer held the game when it wrote the host book ({self.ref}), so Google refused "
-                    f"the write: its lease expired after {LEASE_TIME // timedelta(minutes=1)} minutes and another command took it "
-                    f"over, or someone deleted the hidden tab {LEASE!r}; run the command again"
-                ) from None
-            raise self._refusal("write", e) from None
+            spreadsheet = self._landed(write_id) if e.response.status_code == 400 else None
+            if spreadsheet is None:
+                raise self._write_refusal(e) from None
         # The reply's metadata: grid sizes after appends, the ids of new locks.
-        self._meta = tabs_of(reply.json()["updatedSpreadsheet"])
+        self._learn(spreadsheet)
         self._grid = None
         self._fresh = False
         self._lease = None
+
+    def _landed(self, write_id: int) -> dict[str, Any] | None:
+        """The spreadsheet's metadata when the write marked `write_id` is in it: the refusal was that
+        of a retry whose first try Google applied, the answer lost (one request, on a refusal only)."""
+        with suppress(APIError):
+            spreadsheet = self._http.fetch_sheet_metadata(self.id, params={"fields": METADATA_FIELDS})
+            if write_id in marks_of(spreadsheet):
+                return spreadsheet
+        return None
+
+    def _write_refusal(self, e: APIError) -> BookError:
+        if self._lease is not None and _lease_gone(e):
+            self._lease = None
+            return BusyError(
+                f"this command no longer held the game when it wrote the host book ({self.ref}), so Google refused "
+                f"the write: its lease expired after {LEASE_TIME // timedelta(minutes=1)} minutes and another command took it "
+                f"over, or someone deleted the hidden tab {LEASE!r}; run the command again")
+        return self._refusal("write", e)
 
     def _check_cells(self, table: Mapping[str, list[list[object]]], *, appended: bool = False) -> None:
         """The backend's safety net: the engine makes every cell fit, and Google would refuse the

@@ -22,7 +22,7 @@ from gspread.urls import SPREADSHEET_BATCH_UPDATE_URL
 from gspread.utils import absolute_range_name
 
 from ..errors import BookError, BusyError
-from .sheets_api import Cells, Tab, cell_data, grid_fields, grid_of, tabs_of
+from .sheets_api import Cells, Tab, cell_data, grid_fields, grid_of
 
 LEASE = "sheets-host lease"
 # Longer than any command should take; a lease left by a command that died frees itself after it.
@@ -39,6 +39,7 @@ class LeaseHolding:
     _grid: dict[str, Cells] | None
     _lease: int | None
     _refusal: Callable[[str, APIError], BookError]
+    _learn: Callable[[dict], dict[str, Tab]]
 
     def take_lease(self, command: str, now: datetime) -> None:
         """Add the lease tab, or take over an expired one; BusyError when another command holds it."""
@@ -84,7 +85,7 @@ class LeaseHolding:
         fields = f"updatedSpreadsheet({grid_fields(False)})"
         reply = self._http.request("post", SPREADSHEET_BATCH_UPDATE_URL % self.id, params={"fields": fields}, json=body)
         spreadsheet = reply.json()["updatedSpreadsheet"]
-        self._meta = tabs_of(spreadsheet)
+        self._learn(spreadsheet)
         self._grid = {title: cells for title, cells in grid_of(spreadsheet).items() if title != LEASE}
         self._lease = sheet_id
 

@@ -21,7 +21,10 @@ PIXELS_PER_CHARACTER, PADDING_PIXELS = 7, 10
 LIST_LIMIT = 500  # the most items a dropdown is given
 PROPERTIES = ("properties(sheetId,title,gridProperties(rowCount,columnCount,frozenRowCount)),"
               "protectedRanges(protectedRangeId,description)")
-METADATA_FIELDS = f"sheets({PROPERTIES})"
+# The developer metadata key of a write's mark (`mark`).
+WRITE_MARK = "sheets-host write"
+MARKS = "developerMetadata(metadataId,metadataKey)"
+METADATA_FIELDS = f"{MARKS},sheets({PROPERTIES})"
 # A cell read as the values API's UNFORMATTED_VALUE (or FORMULA) with dates as FORMATTED_STRING.
 DATE_TYPES = frozenset({"DATE", "TIME", "DATE_TIME"})
 # Every cell field a tab written whole is given (the rest of the sheet has them cleared).
@@ -34,7 +37,7 @@ def grid_fields(formulas: bool) -> str:
     """The fields mask of a read: the metadata, and of each cell its value as typed (`formulas`) or
     as computed, the text shown (for dates and errors) and whether its number format is a date."""
     value = "userEnteredValue" if formulas else "effectiveValue"
-    return (f"sheets({PROPERTIES},data(startRow,startColumn,"
+    return (f"{MARKS},sheets({PROPERTIES},data(startRow,startColumn,"
             f"rowData(values({value},formattedValue,effectiveFormat(numberFormat(type))))))")
 
 
@@ -61,6 +64,12 @@ def tabs_of(spreadsheet: Mapping[str, Any]) -> dict[str, Tab]:
         tabs[props["title"]] = Tab(props["sheetId"], grid.get("rowCount", 0), grid.get("columnCount", 0), locks,
                                     grid.get("frozenRowCount", 0))
     return tabs
+
+
+def marks_of(spreadsheet: Mapping[str, Any]) -> list[int]:
+    """The ids of the marks our writes left in a spreadsheet (`mark`): the last write's, and any a
+    write running at the same time left."""
+    return [m["metadataId"] for m in spreadsheet.get("developerMetadata", []) if m.get("metadataKey") == WRITE_MARK]
 
 
 def grid_of(spreadsheet: Mapping[str, Any]) -> dict[str, Cells]:
@@ -130,6 +139,19 @@ def row_data(cells: list[dict[str, Any]]) -> dict[str, Any]:
     while cells and not cells[-1]:
         cells.pop()
     return {"values": cells} if cells else {}
+
+
+def mark(old: Iterable[int], new: int) -> list[dict[str, Any]]:
+    """The requests that replace the marks `old` with the mark `new`, a developer metadata of the
+    whole spreadsheet (no tab, invisible to people) whose id the write chose. Google refuses to
+    create metadata with an id in use, so a write carrying them is applied at most once: a retry of
+    a try Google applied is refused whole, whenever either arrives, and the mark then says that the
+    write landed (`GoogleBook.write`)."""
+    out: list[dict[str, Any]] = [{"deleteDeveloperMetadata": {"dataFilter": {"developerMetadataLookup": {"metadataId": i}}}}
+                                 for i in old]
+    out.append({"createDeveloperMetadata": {"developerMetadata": {
+        "metadataId": new, "metadataKey": WRITE_MARK, "location": {"spreadsheet": True}, "visibility": "DOCUMENT"}}})
+    return out
 
 
 def replace_tab(tabs: dict[str, Tab], title: str, rows: list[list[object]], layout: TabLayout, *,
