@@ -42,6 +42,8 @@ class FakeFile:
     parents: list[str]
     sheets: list[FakeSheet]
     permissions: list[dict[str, Any]] = field(default_factory=list)
+    app_properties: dict[str, str] = field(default_factory=dict)  # Drive's appProperties
+    trashed: bool = False
 
     def sheet(self, title: str) -> FakeSheet:
         return next(s for s in self.sheets if s.title == title)
