@@ -37,7 +37,8 @@ without a Drive call to learn the account's email.
 
 The lease that holds the game is in `gsheets_lease`.
 
-Credentials and retries are in `gsheets_client`.
+Credentials and retries are in `gsheets_client`; Drive (creating, finding, trashing and sharing
+spreadsheets) in `gsheets_drive`.
 """
 
 from __future__ import annotations
@@ -299,7 +300,7 @@ class GoogleBackend:
                  notify: bool = True):
         self.client = client
         self.folder = folder
-        # Drive emails each person a book is shared with (see `_share`).
+        # Drive emails each person a book is shared with (`gsheets_drive.share`).
         self.notify = notify
         # Stamps the lease; machines' clocks are compared, so they had better be roughly right.
         self.clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
@@ -309,7 +310,7 @@ class GoogleBackend:
         self._adopted: set[str] = set()
         self._books: dict[str, GoogleBook] = {}
         self._new_key: str | None = None  # the `new` this backend runs (`begin_new`)
-        self._found: dict[str, str] = {}  # role mark -> spreadsheet an identical `new` killed halfway created
+        self._found: dict[str, str] = {}  # role mark -> spreadsheet an identical `new` made (`begin_new`)
         self._created: list[str] = []  # roles whose spreadsheet this `new` made (or took over from a killed one)
 
     @classmethod
