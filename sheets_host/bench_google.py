@@ -133,7 +133,8 @@ def _report(game, players: int, seed: int, played: int, roles: dict[str, str],
     largest: dict[str, int] = {c: 0 for c in COMMANDS}
     per_round: dict[int, dict[str, Any]] = {}
     for name, number, calls in windows:
-        counts = Counter(roles.get(c.sid or "", "other") for c in calls)
+        # A Drive search (`new` looking for what the same command made) concerns no spreadsheet.
+        counts = Counter(roles.get(c.sid, "other") for c in calls if c.sid is not None)
         for role, n in counts.items():
             book = most.setdefault(role, {})
             book[name] = max(book.get(name, 0), n)

@@ -96,6 +96,8 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH,
         folder: Optional[str] = typer.Option(None, "--folder", help="Google: a shared-drive folder id for the books."),
         adopt: Optional[Path] = typer.Option(None, "--adopt", help="Google: CSV of role,spreadsheet id to use instead of creating."),
+        notify: bool = typer.Option(True, "--notify/--no-notify", help="Google: Drive emails each player that their book "
+                                    "is shared (the only way to share with an address that has no Google account)."),
         force: bool = typer.Option(False, "--force", help="Replace a game already there, removing its books.")):
     """Create the books of a new game.
 
@@ -111,7 +113,7 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
     settings = parse_settings(game, setting)
     options = {}
     if (backend and backend.value == "gsheets"):
-        options = {"folder": folder}
+        options = {"folder": folder, "notify": notify}
         where_arg = ""
     else:
         where_arg = where

@@ -15,6 +15,8 @@ Nothing a player typed is ever lost: every set of rows read or replaced is archi
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -23,7 +25,7 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from . import cells
-from .backends import Backend, role_file
+from .backends import Backend, Book, role_file
 from .cells import Problem
 from .commit import (
     ResolveReport,
@@ -151,6 +153,17 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
     state = game.setup(players, seed, config, data)
     emails = dict(emails or {})
 
+    # The same command run again finds the game it made: it finishes a `new` killed halfway
+    # rather than make a second set of books.
+    key = hashlib.sha256(json.dumps([game.name, players, seed, sorted(config_values.items()), sorted(emails.items())],
+                                    default=str).encode()).hexdigest()[:32]
+    if backend.begin_new(key):
+        with backend.hold("new"):
+            session = caught_up(backend, clock)[0]  # a delivery a kill cut short is finished
+        if session.commit.version > 1:
+            raise SheetsHostError(f"this same command made {game.title} at {session.host.ref}, played since: go on with "
+                                  "it, or run new with another --seed for a new game")
+        return session
     with backend.hold("new"):
         existing = backend.existing()
         if existing and not force:
@@ -158,31 +171,50 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
             raise SheetsHostError(f"a game is already here ({shown}); --force replaces it, removing its books")
         if existing:
             backend.discard()
-        host = backend.create("host", f"{game.title} (host)")
-        public = backend.create("public", f"{game.title} (public)", public=True)
-        books = {f"player:{p}": backend.create(f"player:{p}", f"{game.title}: {p}",
-                                               readers=[emails[p]] if p in emails else []) for p in players}
-        for role, members in game.groups(state).items():
-            books[role] = backend.create(role, f"{game.title}: {role.split(':', 1)[1]}",
-                                         readers=[emails[m] for m in members if m in emails])
-        refs = {"host": host.ref, "public": public.ref, **{r: b.ref for r, b in books.items()}}
-        deadline = parse_time(config["first deadline"], "config:first deadline")
-        session = Session(backend, host, game, {}, config, players, emails, data, state,
-                          [{"round": 1, "status": "open", "attempt": 0,
-                            "deadline": stamp(deadline) if deadline else None, "opened at": stamp(clock())}],
-                          clock=clock)
-        session.note(0, 0, "new", f"{game.title} created for {', '.join(players)} with seed {seed}")
-        commit(session, state, operation=Commit(1, "new"), extra={
-            "config": config_frame, **data_frames,
-            "players": frame([{"player": p, "email": emails.get(p), "book": refs[f"player:{p}"]} for p in players],
-                             ["player", "email", "book"]),
-            "books": frame([{"role": r, "book": b} for r, b in refs.items()], BOOKS_HEADER),
-            "archive": pd.DataFrame(columns=archive_header(game)),
-            "snapshots": pd.DataFrame(columns=SNAPSHOTS.header)})
-        deliver(session, state, {"public": public, **books},
+        try:
+            session, books = _create_and_commit(backend, game, players, seed, emails, config, config_frame,
+                                                data_frames, data, state, clock)
+        except SheetsHostError as e:  # a refusal before the commit: all of it or nothing
+            left = backend.abandon_new()
+            if not left:
+                raise
+            raise BookError(f"{e}; {left}") from None
+        except BaseException:
+            backend.abandon_new()
+            raise
+        deliver(session, state, books,
                 submits={p: fresh_submits(game, state, p) for p in players})
         settle_files(backend, session.commit, dict)  # no round's file is left of a game replaced
     return session
+
+
+def _create_and_commit(backend: Backend, game: Game, players: Sequence[str], seed: int, emails: Mapping[str, str],
+                       config: Mapping[str, Any], config_frame: pd.DataFrame, data_frames: Mapping[str, pd.DataFrame],
+                       data: Mapping[str, Any], state: Any, clock: Clock) -> tuple[Session, dict[str, Book]]:
+    """Every book of a new game made and shared, then the commit: what `new` undoes when refused.
+    The session and the books to deliver to (all but the host's)."""
+    host = backend.create("host", f"{game.title} (host)")
+    public = backend.create("public", f"{game.title} (public)", public=True)
+    books = {f"player:{p}": backend.create(f"player:{p}", f"{game.title}: {p}",
+                                           readers=[emails[p]] if p in emails else []) for p in players}
+    for role, members in game.groups(state).items():
+        books[role] = backend.create(role, f"{game.title}: {role.split(':', 1)[1]}",
+                                     readers=[emails[m] for m in members if m in emails])
+    refs = {"host": host.ref, "public": public.ref, **{r: b.ref for r, b in books.items()}}
+    deadline = parse_time(config["first deadline"], "config:first deadline")
+    session = Session(backend, host, game, {}, config, players, emails, data, state,
+                      [{"round": 1, "status": "open", "attempt": 0,
+                        "deadline": stamp(deadline) if deadline else None, "opened at": stamp(clock())}],
+                      clock=clock)
+    session.note(0, 0, "new", f"{game.title} created for {', '.join(players)} with seed {seed}")
+    commit(session, state, operation=Commit(1, "new"), extra={
+        "config": config_frame, **data_frames,
+        "players": frame([{"player": p, "email": emails.get(p), "book": refs[f"player:{p}"]} for p in players],
+                         ["player", "email", "book"]),
+        "books": frame([{"role": r, "book": b} for r, b in refs.items()], BOOKS_HEADER),
+        "archive": pd.DataFrame(columns=archive_header(game)),
+        "snapshots": pd.DataFrame(columns=SNAPSHOTS.header)})
+    return session, {"public": public, **books}
 
 
 # ---- reading submissions --------------------------------------------------------------------------

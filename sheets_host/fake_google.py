@@ -8,9 +8,11 @@ with grid data, ``ranges`` and ``fields`` masks (cells' entered, effective and f
 formats), formats, notes, dropdowns, frozen rows and column widths, ``appendCells``, whole-range
 ``updateCells`` clearing, "exceeds grid limits" errors, atomic batch updates with Google's
 refusals and the spreadsheet (grid data included when asked) in their reply
-(`sheets_host.fake_google_batch`), developer metadata of the whole spreadsheet, hidden sheets,
-Drive's storage-quota refusal for service accounts; and failures: an error answered instead
-(`fail_next`, `drop_next`), or a request applied and its answer lost (`lose_next_answer`). Anything else answers 404 or 400, so a gap shows up as a failing test instead of a silent
+(`sheets_host.fake_google_batch`), developer metadata of the whole spreadsheet, hidden sheets, and
+Drive's files and permissions with its refusals: storage quota for service accounts, sharing with an
+address that has no Google account without notifying it, sharing policies
+(`sheets_host.fake_google_drive`); and failures: an error answered instead (`fail_next`,
+`drop_next`), or a request applied and its answer lost (`lose_next_answer`). Anything else answers 404 or 400, so a gap shows up as a failing test instead of a silent
 pass. Every request is first checked against Google's discovery documents
 (`sheets_host.google_discovery`). It takes every https:// request, so nothing reaches the real Google.
 
@@ -42,13 +44,13 @@ from .backends.gsheets import GoogleBackend
 from .backends.gsheets_client import RetryingHTTPClient
 from .fake_google_batch import BatchUpdates
 from .fake_google_cells import effective_value, formatted_value, raw, set_cell, spreadsheet_resource
+from .fake_google_drive import Drive
 from .fake_google_model import (FakeFile, FakeSheet, GoogleError, cell_index, cell_name, masked, parse_mask,
                                 parse_range, sheet_name, snapshot, wants)
 from .google_discovery import check_request
 
 __all__ = ["Call", "FakeFile", "FakeGoogle", "FakeSheet", "GoogleError", "fake_backend"]
 
-SHEETS_MIME = "application/vnd.google-apps.spreadsheet"
 _STATUS = {400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}
 _FAILURE_MESSAGES = {
     429: "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per user' "
@@ -57,6 +59,7 @@ _FAILURE_MESSAGES = {
     503: "The service is currently unavailable.",
 }
 _DATE_TYPES = ("DATE", "TIME", "DATE_TIME")
+_USAGE_LIMITS = {"rateLimitExceeded", "userRateLimitExceeded", "storageQuotaExceeded", "sharingRateLimitExceeded"}
 
 
 class Call(NamedTuple):
@@ -70,7 +73,7 @@ class Call(NamedTuple):
     reply_size: int = 0  # bytes of the answer's body
 
 
-class FakeGoogle(BatchUpdates, BaseAdapter):
+class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
     def __init__(self, *, service_account_quota: bool = False, keep_bodies: bool = True, check_requests: bool = True):
         super().__init__()
         self.service_account_quota = service_account_quota  # refuse files outside a (shared-drive) folder
@@ -88,6 +91,8 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
         self._random = random.Random(0)
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., dict[str, Any]]]] = [
             ("POST", re.compile(r"/drive/v3/files"), self._create_file),
+            ("GET", re.compile(r"/drive/v3/files"), self._list_files),
+            ("PATCH", re.compile(r"/drive/v3/files/(?P<sid>[^/]+)"), self._update_file),
             ("DELETE", re.compile(r"/drive/v3/files/(?P<sid>[^/]+)"), self._delete_file),
             ("POST", re.compile(r"/drive/v3/files/(?P<sid>[^/]+)/permissions"), self._create_permission),
             ("GET", re.compile(r"/v4/spreadsheets/(?P<sid>[^/:]+)"), self._get_spreadsheet),
@@ -267,46 +272,14 @@ class FakeGoogle(BatchUpdates, BaseAdapter):
     def _error(e: GoogleError) -> tuple[int, dict[str, Any]]:
         error: dict[str, Any] = {"code": e.status, "message": e.message, "status": _STATUS.get(e.status, "UNKNOWN")}
         if e.reason:  # Drive's shape
-            error["errors"] = [{"domain": "usageLimits", "reason": e.reason, "message": e.message}]
+            domain = "usageLimits" if e.reason in _USAGE_LIMITS else "global"
+            error["errors"] = [{"domain": domain, "reason": e.reason, "message": e.message}]
         return e.status, {"error": error}
 
     def _file(self, sid: str) -> FakeFile:
         if sid not in self.files:
             raise GoogleError(404, "Requested entity was not found.")
         return self.files[sid]
-
-    # -- Drive -----------------------------------------------------------------------------------
-
-    def _create_file(self, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
-        if body.get("mimeType") != SHEETS_MIME:
-            raise GoogleError(400, f"fake: only spreadsheets can be created, not {body.get('mimeType')!r}")
-        parents = body.get("parents", [])
-        if self.service_account_quota and not parents:
-            raise GoogleError(403, "The user's Drive storage quota has been exceeded.", "storageQuotaExceeded")
-        if parents and query.get("supportsAllDrives", [""])[0].lower() != "true":
-            raise GoogleError(404, f"File not found: {parents[0]}.", "notFound")  # shared drives need the flag
-        sid = self.add_spreadsheet(body.get("name", "Untitled spreadsheet"))
-        self.files[sid].parents = list(parents)
-        self._created = sid
-        return {"kind": "drive#file", "id": sid, "name": self.files[sid].name, "mimeType": SHEETS_MIME}
-
-    def _delete_file(self, sid: str, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
-        self._file(sid)
-        del self.files[sid]
-        return {}
-
-    def _create_permission(self, sid: str, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
-        file = self._file(sid)
-        if body.get("role") not in ("reader", "commenter", "writer") or body.get("type") not in ("user", "group", "anyone"):
-            raise GoogleError(400, f"fake: bad permission {body}")
-        if body["type"] != "anyone" and not body.get("emailAddress"):
-            raise GoogleError(400, "The permission emailAddress field is required.")
-        permission = {"kind": "drive#permission", "id": f"perm{len(file.permissions) + 1}", "type": body["type"], "role": body["role"]}
-        if "emailAddress" in body:
-            permission["emailAddress"] = body["emailAddress"]
-        permission["notified"] = query.get("sendNotificationEmail", ["true"]) != ["false"]
-        file.permissions.append(permission)
-        return {k: v for k, v in permission.items() if k != "notified"}
 
     # -- Sheets: the spreadsheet and its values --------------------------------------------------
 

@@ -43,6 +43,8 @@ class FakeFile:
     sheets: list[FakeSheet]
     permissions: list[dict[str, Any]] = field(default_factory=list)
     developer_metadata: list[dict[str, Any]] = field(default_factory=list)  # of the whole spreadsheet
+    app_properties: dict[str, str] = field(default_factory=dict)  # Drive's appProperties
+    trashed: bool = False
 
     def sheet(self, title: str) -> FakeSheet:
         return next(s for s in self.sheets if s.title == title)

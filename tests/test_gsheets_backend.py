@@ -185,7 +185,7 @@ def test_drive_rate_limit_403_is_retried_but_other_403_are_not():
     bo = fake.add_spreadsheet("Bo")  # made by the host, who may forbid editors to share
     backend.adopt({"player:Bo": bo})
     fake.fail_next(1, 403, reason="insufficientFilePermissions")
-    with pytest.raises(BookError, match="refused to share the player:Bo book .* with bo@example.com: .*insufficientFilePermissions"):
+    with pytest.raises(BookError, match="refused to share Bo's book .* with bo@example.com: .*insufficientFilePermissions"):
         backend.create("player:Bo", "Bo", readers=["bo@example.com"])
     assert fake.sleeps == [2]
     assert fake.permissions(bo) == []
@@ -290,7 +290,7 @@ def test_sharing_by_kind_of_book():
     assert fake.permissions(host.id) == []
     assert [(p["type"], p["role"]) for p in fake.permissions(public.id)] == [("anyone", "reader")]
     assert [(p["type"], p["role"], p["emailAddress"], p["notified"]) for p in fake.permissions(ann.id)] == [
-        ("user", "writer", "ann@example.com", False)]
+        ("user", "writer", "ann@example.com", True)]  # Drive emails the player (issue 25)
     assert [(p["role"], p["emailAddress"]) for p in fake.permissions(meadow.id)] == [("reader", "ann@example.com")]
 
 

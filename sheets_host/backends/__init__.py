@@ -81,6 +81,16 @@ class Backend(Protocol):
     def discard(self) -> None:
         """Remove the books `existing` lists (`new --force`), so no old player book is left behind."""
 
+    def begin_new(self, key: str) -> bool:
+        """Before `new` creates a book: take over what an identical `new` (same `key`) made, so that
+        running a `new` killed halfway again finishes it; True when that `new` had committed (the
+        game is there; only its delivery may be owed). Offline a book is first written by the
+        commit: False."""
+
+    def abandon_new(self) -> str:
+        """`new` refused before its commit: remove every book it made. What was left, in words for
+        the host ("" when nothing)."""
+
     def book(self, role: str) -> Book:
         """The existing book for `role`; raises BookError when there is none."""
 

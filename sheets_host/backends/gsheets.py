@@ -39,12 +39,14 @@ without a Drive call to learn the account's email.
 
 The lease that holds the game is in `gsheets_lease`.
 
-Credentials and retries are in `gsheets_client`.
+Credentials and retries are in `gsheets_client`; Drive (creating, finding, trashing and sharing
+spreadsheets) in `gsheets_drive`.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import random
 import re
 import time
@@ -58,19 +60,28 @@ import gspread
 import pandas as pd
 from gspread.exceptions import APIError, NoValidUrlKeyFound
 from gspread.http_client import HTTPClient, ParamsType
-from gspread.urls import DRIVE_FILES_API_V3_URL, SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEET_DRIVE_URL
-from gspread.utils import MimeType, absolute_range_name, extract_id_from_url, rowcol_to_a1
+from gspread.urls import SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEET_DRIVE_URL
+from gspread.utils import absolute_range_name, extract_id_from_url, rowcol_to_a1
 
 from ..cells import column_letter, fold
 from ..errors import BookError, BusyError
 from ..layout import TabLayout, lay_out
 from . import frame_from_rows, match_tab, rows_from_frame
-from .gsheets_client import RetryingHTTPClient, connect, drive_reason
+from .gsheets_client import RetryingHTTPClient, connect
+from .gsheets_drive import find, new_spreadsheet, share, update
 from .gsheets_lease import LEASE, LEASE_TIME, LeaseHolding, _lease_gone
 from .sheets_api import (LOCK, METADATA_FIELDS, Cells, Tab, append_rows, cell_values, grid_fields, grid_of, mark,
                          marks_of, patch_tab, replace_tab, tabs_of)
 
 CELL_LIMIT = 50_000  # characters in one cell
+# Drive appProperties (private to this app) that let the same `new` run again find what it made
+# (`GoogleBackend.begin_new`): the host's mark of the command, every book's role, and the host each
+# other book was made for. A role is marked by a digest: a property holds 124 bytes.
+NEW_MARK, ROLE_MARK, HOST_MARK = "sheetsHostNew", "sheetsHostRole", "sheetsHostFor"
+
+
+def _role_mark(role: str) -> str:
+    return hashlib.sha256(role.encode()).hexdigest()[:16]
 
 
 def spreadsheet_id(ref: str) -> str:
@@ -311,9 +322,12 @@ class GoogleBackend:
     name = "gsheets"
     cell_limit = CELL_LIMIT
 
-    def __init__(self, client: gspread.Client, host_id: str | None = None, *, folder: str | None = None):
+    def __init__(self, client: gspread.Client, host_id: str | None = None, *, folder: str | None = None,
+                 notify: bool = True):
         self.client = client
         self.folder = folder
+        # Drive emails each person a book is shared with (`gsheets_drive.share`).
+        self.notify = notify
         # Stamps the lease; machines' clocks are compared, so they had better be roughly right.
         self.clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
         # The service account's email, for messages; None for a person's OAuth login.
@@ -321,6 +335,9 @@ class GoogleBackend:
         self._ids: dict[str, str] = {} if host_id is None else {"host": host_id}
         self._adopted: set[str] = set()
         self._books: dict[str, GoogleBook] = {}
+        self._new_key: str | None = None  # the `new` this backend runs (`begin_new`)
+        self._found: dict[str, str] = {}  # role mark -> spreadsheet an identical `new` made (`begin_new`)
+        self._created: list[str] = []  # roles whose spreadsheet this `new` made (or took over from a killed one)
 
     @classmethod
     def from_where(
@@ -330,19 +347,21 @@ class GoogleBackend:
         credentials: str | Path | None = None,
         auth: str = "service",
         folder: str | None = None,
+        notify: bool = True,
         client: gspread.Client | None = None,
         sleep: Callable[[float], object] = time.sleep,
     ) -> GoogleBackend:
         """The backend for the host spreadsheet `where` (id or URL; empty for a new game).
 
         `credentials` is a service-account key file (auth="service") or an OAuth client file
-        (auth="oauth"), credentials.json by default; `client` replaces both (tests).
+        (auth="oauth"), credentials.json by default; `client` replaces both (tests). `notify`: Drive
+        emails each player the book shared with them.
         """
         if client is None:
             client = connect(auth, Path(credentials or "credentials.json"))
         if isinstance(client.http_client, RetryingHTTPClient):
             client.http_client.sleep = sleep
-        return cls(client, spreadsheet_id(where) if where else None, folder=folder)
+        return cls(client, spreadsheet_id(where) if where else None, folder=folder, notify=notify)
 
     def _book(self, role: str, sid: str, *, fresh: bool = False) -> GoogleBook:
         if fresh or sid not in self._books:
@@ -397,6 +416,44 @@ class GoogleBackend:
         """Nothing to remove: adopted spreadsheets are the host's own and stay; the new game's
         writes replace the tabs it uses in them (other tabs are left as they are)."""
 
+    def begin_new(self, key: str) -> bool:
+        """Find what an identical `new` (same `key`) made: its host spreadsheet, marked with `key`,
+        and the spreadsheets marked as made for that host, so that running a `new` killed halfway
+        again finishes it rather than make a second set. True when the host book holds the game
+        already (that `new` committed; only its delivery may be owed, as after any command).
+
+        One Drive search, two when something is found."""
+        self._new_key = key
+        if "host" in self._adopted:
+            host = self._ids["host"]
+        else:
+            hosts = find(self.client.http_client, NEW_MARK, key, self.folder)
+            if not hosts:
+                return False
+            host = min(hosts)
+            self._found[_role_mark("host")] = host
+        found = find(self.client.http_client, HOST_MARK, host, self.folder)
+        self._found |= {p[ROLE_MARK]: sid for sid, p in found.items() if ROLE_MARK in p}
+        if "host" in self._adopted or not {fold(t) for t in self._book("host", host)._tabs()} & {fold("config")}:
+            return False
+        self._ids["host"] = host  # its commit says the rest (`bind`)
+        return True
+
+    def abandon_new(self) -> str:
+        """Every spreadsheet this `new` made (or took over) to the Drive trash, the host's last so
+        that a kill in between leaves it marked for a re-run; what was left, said for the host."""
+        made = sorted(self._created, key=lambda role: role == "host")
+        kept = []
+        for role in made:
+            try:
+                update(self.client.http_client, self._ids[role], {"trashed": True})
+            except APIError:
+                kept.append(SPREADSHEET_DRIVE_URL % self._ids[role])
+        if kept:
+            return (f"these spreadsheets it made could not be moved to the Drive trash: {', '.join(kept)}; "
+                    "run the same command again (it takes them over), or delete them by hand")
+        return f"nothing of this game is left: the {len(made)} spreadsheets this command made are in the Drive trash" if made else ""
+
     def book(self, role: str) -> GoogleBook:
         sid = self._ids.get(role)
         if sid is None:
@@ -404,53 +461,30 @@ class GoogleBackend:
         return self._book(role, sid)
 
     def create(self, role: str, title: str, readers: Sequence[str] = (), public: bool = False) -> GoogleBook:
+        """The spreadsheet for `role`: adopted, else taken over from a `new` killed halfway
+        (`begin_new`), else made, marked so that a `new` killed later finds it."""
+        http = self.client.http_client
         if role in self._adopted:
             book = self._book(role, self._ids[role])
         else:
-            self._ids[role] = self._new_spreadsheet(title)
-            book = self._book(role, self._ids[role], fresh=True)
+            found = self._found.get(_role_mark(role))
+            if found is None:
+                marks = {ROLE_MARK: _role_mark(role)}
+                marks |= {NEW_MARK: self._new_key} if role == "host" and self._new_key else {}
+                marks |= {HOST_MARK: self._ids["host"]} if role != "host" and "host" in self._ids else {}
+                found = new_spreadsheet(http, title, folder=self.folder, account=self.account, properties=marks)
+            self._ids[role] = found
+            self._created.append(role)
+            book = self._book(role, found, fresh=True)
         # A player types into their own submit tab; everyone else only looks.
         access = "writer" if role.startswith("player:") else "reader"
+        what = f"{role.split(':', 1)[1]}'s book" if role.startswith("player:") else f"the {role} book"
+        what += f" ({book.ref})"
         for email in readers:
-            self._share(book, email, "user", access)
+            share(http, book.id, what, email, access, notify=self.notify)
         if public:
-            self._share(book, None, "anyone", "reader")
+            share(http, book.id, what, None, "reader", notify=self.notify, adopted=role in self._adopted)
         return book
-
-    def _new_spreadsheet(self, title: str) -> str:
-        # Drive's files.create directly rather than gspread's Client.create, which then opens the
-        # file and throws away the metadata: one Sheets read per new book saved.
-        body: dict[str, Any] = {"name": title, "mimeType": MimeType.google_sheets}
-        if self.folder:
-            body["parents"] = [self.folder]
-        try:
-            reply = self.client.http_client.request("post", DRIVE_FILES_API_V3_URL, json=body, params={"supportsAllDrives": "true"})
-        except APIError as e:
-            if drive_reason(e) == "storageQuotaExceeded" and self.account:
-                raise BookError(
-                    "a service account cannot own new spreadsheets: pass --folder with the id of a folder in a shared "
-                    "drive the service account can edit, or create the spreadsheets yourself, share them with "
-                    f"{self.account} and pass --adopt FILE (a CSV of role,spreadsheet id)"
-                ) from None
-            raise BookError(f"Google Drive refused to create the spreadsheet {title!r}: {e.error.get('message')} (HTTP {e.code})") from None
-        return reply.json()["id"]
-
-    def _share(self, book: GoogleBook, email: str | None, kind: str, access: str) -> None:
-        # Drive v3's permissions.create as documented: gspread's insert_permission sends Drive v2's
-        # `withLink` and its flags as Python spells them ('False'). Nobody is emailed (a flag Drive
-        # allows only for users and groups); a public link is not listed in searches.
-        body: dict[str, Any] = {"type": kind, "role": access}
-        params = {"supportsAllDrives": "true"}
-        if kind == "anyone":
-            body["allowFileDiscovery"] = False
-        else:
-            body["emailAddress"] = email
-            params["sendNotificationEmail"] = "false"
-        try:
-            self.client.http_client.request("post", f"{DRIVE_FILES_API_V3_URL}/{book.id}/permissions", json=body, params=params)
-        except APIError as e:
-            whom = email or "anyone with the link"
-            raise BookError(f"Google Drive refused to share the {book.label} book ({book.ref}) with {whom}: {e.error.get('message')} (HTTP {e.code})") from None
 
     def refs(self) -> dict[str, str]:
         return {role: SPREADSHEET_DRIVE_URL % sid for role, sid in self._ids.items()}

@@ -310,6 +310,12 @@ class XlsxBackend:
         return [p.relative_to(self.folder).as_posix() for p in books
                 if p.is_file() and not p.name.startswith("~$")]  # ~$: Excel's lock files
 
+    def begin_new(self, key: str) -> bool:
+        return False  # a book is first written by the commit (the host's) or after it
+
+    def abandon_new(self) -> str:
+        return ""
+
     def discard(self) -> None:
         books = [XlsxBook(self.folder / ref, ref) for ref in self.existing()]
         for book in books:  # all checked first, so a held book stops it before anything is removed
