@@ -19,7 +19,7 @@ from .backends.gsheets import spreadsheet_id
 from .delivery import delivered, submit_frames
 from .fake_google import Call, FakeGoogle, fake_backend
 from .game import rng_for
-from .host import read_commit
+from .host import parse_time, read_commit
 from .play import bot_names
 from .watch import Watch
 
@@ -82,12 +82,12 @@ def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = 
     while True:
         version = read_commit(_tab(fake, host, ENGINE_TAB)).version
         if version != seen and all(delivered(_tab(fake, sid, ENGINE_TAB)) >= version for sid in books.values()):
-            seen, due = version, {p: now[0] + timedelta(seconds=rng.uniform(3, 25)) for p in books}
+            seen, due = version, {p: now[0] + timedelta(seconds=rng.randint(3, 25)) for p in books}
             session = engine.open_session(typist, clock)  # not counted: the bots' own reading
         for player, at in list(due.items()):
             if now[0] >= at:
                 _type(fake, books[player], session, player, seed)
-                typed.append((player, now[0]))
+                typed.append((player, at))
                 del due[player]
         counting[0] = True
         wake = watch.step()
@@ -95,7 +95,8 @@ def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = 
         resolved = sum(" resolved" in line for line in lines)
         if wake is None or (parts is not None and resolved >= parts):
             break
-        now[0] = max(min([wake, *due.values()]), now[0] + timedelta(seconds=1))
+        # The bots type meanwhile, unseen until a poll: watch wakes when it means to.
+        now[0] = max(wake, now[0] + timedelta(seconds=1))
     requests = [Request(at, call, roles.get(call.sid or "", "other"))
                 for (at, counted), call in zip(times, fake.requests) if counted]
     return Duel(requests, resolved, lines, typed)
@@ -151,8 +152,23 @@ def most_in_a_minute(events: Sequence[tuple[datetime, int]]) -> int:
 
 def run(parts: int | None = None, seed: int = 1) -> dict[str, Any]:
     duel = watch_duel(parts, seed)
+    delays = stamp_delays(duel)
     return {"game": "spirit-chain", "parts": duel.parts, "seed": seed, **per_minute(duel.requests),
-            "largest_reply_bytes": max((r.call.reply_size for r in duel.requests), default=0)}
+            "largest_reply_bytes": max((r.call.reply_size for r in duel.requests), default=0),
+            "mean_stamp_delay_seconds": round(sum(delays) / max(len(delays), 1), 1),
+            "max_stamp_delay_seconds": max(delays, default=0)}
+
+
+def stamp_delays(duel: Duel) -> list[float]:
+    """Seconds from each row typed to its stamp: what the players are charged for the polling."""
+    stamps = []
+    for line in duel.lines:
+        if " stamped " in line:
+            at = parse_time(line.split(" stamped ")[1].split(" on ")[0], "line")
+            stamps += [(at, part.split(":")[0]) for part in line.split(" on ", 1)[1].split("; ")]
+    # A stamp is to the second, a row typed at any moment.
+    return [min((max(0.0, (t - at).total_seconds()) for t, p in stamps if p == player and t >= at.replace(microsecond=0)),
+                default=0.0) for player, at in duel.typed]
 
 
 def report_lines(data: dict) -> list[str]:
@@ -161,4 +177,6 @@ def report_lines(data: dict) -> list[str]:
             f"  reads a minute: {data['max_reads']} at most (in any 60 s), {data['mean_reads']} on average "
             f"({data['reads']} reads, {data['requests']} requests in all)",
             f"  bytes a minute: {data['max_bytes']:,} at most, {data['mean_bytes']:,} on average "
-            f"(largest answer {data['largest_reply_bytes']:,})"]
+            f"(largest answer {data['largest_reply_bytes']:,})",
+            f"  a row typed is stamped {data['mean_stamp_delay_seconds']} s later on average, "
+            f"{data['max_stamp_delay_seconds']:.0f} s at most"]
