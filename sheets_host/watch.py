@@ -97,7 +97,8 @@ def plan(books: int, polled: int, check_minutes: float | None, quota: bool = Tru
     check_rate = books / minutes
     poll = FASTEST_POLL
     if polled and quota:
-        poll = max(poll, MINUTE * (polled + 1) / (READS - check_rate - (books - 1 + 1 + polled)))
+        part = books + polled  # a part's close, the host book read whole after it, a stamp each
+        poll = max(poll, MINUTE * (polled + 1) / (READS - check_rate - part))
     rate = check_rate + (polled + 1) / (poll / MINUTE) if polled else check_rate
     return Plan(timedelta(minutes=minutes), poll, round(rate, 1))
 
@@ -238,12 +239,17 @@ class Watch:
         return open_session(self.backend, self.clock)
 
     def _pass(self) -> datetime | None:
-        session = self.known = self._session()
+        session = self._session()
         game = session.game
+        timed = game.stamped_column(session.state) is not None
+        self.known = session if timed else None
         done = steps_done(session) | self.recorded
         last = session.last_resolved
         if last is not None and self.url and ("post", last["round"], last["resolved at"]) not in done:
-            self._post(session, last)  # the host book stays as read but for the watch tab's new row
+            self._post(session, last)
+            if not timed:
+                return self.clock()
+            # A duel goes on polling in this pass: the host book is as read but for the new watch row.
             done = steps_done(session) | self.recorded
         record = session.open_round
         if record is None:
@@ -257,9 +263,6 @@ class Watch:
         now = self.clock()
         deadline = parse_time(record.get("deadline"), "rounds:deadline")
         due = deadline
-        timed = game.stamped_column(session.state) is not None
-        if not timed:
-            self.known = None
         settled = None
         if timed:
             if record["status"] == "locked":  # the host locked it: nothing more can come
