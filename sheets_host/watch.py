@@ -8,7 +8,8 @@ One pass reads the host book and does what is due, in this order:
 2. **stop** when the game is over;
 3. **close** the open round when it is due: `lock`, then `resolve`. It is due at its deadline (the
    `rounds` tab), or, in a game with time controls, once no player can still change what counts
-   (`Game.settled`: Spirit Chain's windows and reserve time);
+   (`Game.settled`: Spirit Chain's windows and reserve time; such a part is resolved without a
+   lock, since nothing typed from then on can count);
 4. **remind** the players before the deadline (`reminder hours` in the config, 24 and 1 by
    default), once each: a reminder whose moment came before the round opened is not sent;
 5. **check** every `check minutes`, so players see their status in their own book;
