@@ -385,6 +385,8 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
                                           help="Also time each round's `sheets-host resolve` in a fresh process."),
           google: bool = typer.Option(False, "--google", help="Count Google Sheets requests and bytes per command "
                                                               "instead, on a local fake of the Sheets API."),
+          watched: bool = typer.Option(False, "--watch", help="Spirit Chain on the fake Google API, a duel run by "
+                                                              "`watch`: its reads and bytes a minute."),
           as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
     """Time each resolve of a whole bot game on offline .xlsx books (target: under 2 s a round).
 
@@ -392,11 +394,13 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
     --in-process-only, also by `sheets-host resolve` in a fresh process on a copy of the same
     books: wall and CPU seconds, start-up included. With --google: the requests each command
     sends to each spreadsheet and the largest request of each round, on a local fake of the API.
+    With --watch: a Spirit Chain duel run by `watch` (--rounds: its first N phase parts), its reads
+    and bytes a minute.
 
     Example: sheets-host bench magicians-market --players 20
     """
-    if google:
-        _bench_google(game, players, rounds, seed, as_json)
+    if google or watched:
+        _bench_google(game, players, rounds, seed, as_json, watched)
         return
     import tempfile
 
@@ -419,21 +423,25 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
              f"{fresh['max_wall_seconds']} s at most{cpu}")
 
 
-def _bench_google(game: str, players: int | None, rounds: int | None, seed: int, as_json: bool) -> None:
+def _bench_google(game: str, players: int | None, rounds: int | None, seed: int, as_json: bool, watched: bool) -> None:
     try:
-        from . import bench_google
+        from . import bench_google, bench_watch
     except ImportError as e:
-        if e.name != f"{__package__}.bench_google":
+        if e.name not in (f"{__package__}.bench_google", f"{__package__}.bench_watch"):
             raise
         raise SheetsHostError("bench --google is not available in this installation "
-                              "(sheets_host.bench_google is missing)") from None
+                              f"({e.name} is missing)") from None
     from .games import get_game
 
-    data = bench_google.run(get_game(game).name, players, rounds=rounds, seed=seed)
+    name = get_game(game).name
+    if watched and name != "spirit-chain":
+        raise SheetsHostError("bench --watch plays spirit-chain, the game watch polls (time controls)")
+    report = bench_watch if watched else bench_google
+    data = bench_watch.run(rounds, seed) if watched else bench_google.run(name, players, rounds=rounds, seed=seed)
     if as_json:
         echo(json.dumps(data, indent=2, default=str))
         return
-    for line in bench_google.report_lines(data):
+    for line in report.report_lines(data):
         echo(line)
 
 

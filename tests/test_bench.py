@@ -42,3 +42,12 @@ def test_bench_google_prints_requests_per_book_and_the_largest_request():
     assert lines[0].startswith("wind-guide-me: 7 players, 1 rounds") and "every spreadsheet at the floor" in lines
     assert any(line.split()[:2] == ["each", "player's"] for line in lines)
     assert lines[-1].startswith("Largest request: new ")
+
+
+def test_bench_watch_prints_reads_and_bytes_a_minute_of_a_watched_duel():
+    result = runner.invoke(app, ["bench", "spirit-chain", "--google", "--watch", "--rounds", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["parts"] == 2 and 0 < data["max_reads"] <= 30 and data["mean_bytes"] > 0
+    refused = runner.invoke(app, ["bench", "wind-guide-me", "--watch"])
+    assert refused.exit_code == 2 and "plays spirit-chain" in refused.output

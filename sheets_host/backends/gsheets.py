@@ -107,8 +107,10 @@ class GoogleBook(LeaseHolding):
     """One spreadsheet. Its metadata comes with its first read (or the lease) and is then kept in
     step with our writes, whose replies carry it."""
 
-    def __init__(self, http: HTTPClient, spreadsheet_id: str, *, label: str, account: str | None = None, fresh: bool = False):
+    def __init__(self, http: HTTPClient, spreadsheet_id: str, *, label: str, account: str | None = None, fresh: bool = False,
+                 on_read: Callable[[], object] = lambda: None):
         self.id = spreadsheet_id
+        self._on_read = on_read  # told of each read request: Google's quota counts them a minute
         self.ref = SPREADSHEET_DRIVE_URL % spreadsheet_id
         self.label = label
         self._http = http
@@ -143,6 +145,7 @@ class GoogleBook(LeaseHolding):
     def _tabs(self) -> dict[str, Tab]:
         """The tabs' metadata; one request when no read, lease or write has brought it yet."""
         if self._meta is None:
+            self._on_read()
             with self._asking("open"):
                 self._learn(self._http.fetch_sheet_metadata(self.id, params={"fields": METADATA_FIELDS}))
         assert self._meta is not None
@@ -184,6 +187,7 @@ class GoogleBook(LeaseHolding):
             if not titles:
                 return None
             params["ranges"] = [absolute_range_name(t) for t in dict.fromkeys(titles)]
+        self._on_read()
         try:
             reply = self._http.fetch_sheet_metadata(self.id, params=params)
         except APIError as e:
@@ -273,6 +277,7 @@ class GoogleBook(LeaseHolding):
     def _landed(self, write_id: int) -> dict[str, Any] | None:
         """The spreadsheet's metadata when the write marked `write_id` is in it: the refusal was that
         of a retry whose first try Google applied, the answer lost (one request, on a refusal only)."""
+        self._on_read()
         with suppress(APIError):
             spreadsheet = self._http.fetch_sheet_metadata(self.id, params={"fields": METADATA_FIELDS})
             if write_id in marks_of(spreadsheet):
@@ -338,6 +343,7 @@ class GoogleBackend:
         self._new_key: str | None = None  # the `new` this backend runs (`begin_new`)
         self._found: dict[str, str] = {}  # role mark -> spreadsheet an identical `new` made (`begin_new`)
         self._created: list[str] = []  # roles whose spreadsheet this `new` made (or took over from a killed one)
+        self.reads = 0  # read requests sent (`watch` keeps them within its minute's quota)
 
     @classmethod
     def from_where(
@@ -365,8 +371,12 @@ class GoogleBackend:
 
     def _book(self, role: str, sid: str, *, fresh: bool = False) -> GoogleBook:
         if fresh or sid not in self._books:
-            self._books[sid] = GoogleBook(self.client.http_client, sid, label=role, account=self.account, fresh=fresh)
+            self._books[sid] = GoogleBook(self.client.http_client, sid, label=role, account=self.account, fresh=fresh,
+                                          on_read=self._counted)
         return self._books[sid]
+
+    def _counted(self) -> None:
+        self.reads += 1
 
     def bind(self, refs: Mapping[str, str]) -> None:
         """Learn role -> spreadsheet (id or URL), as recorded in the host book."""

@@ -35,6 +35,7 @@ class LeaseHolding:
     id: str
     ref: str
     _http: HTTPClient
+    _on_read: Callable[[], object]
     _meta: dict[str, Tab] | None
     _grid: dict[str, Cells] | None
     _lease: int | None
@@ -92,6 +93,7 @@ class LeaseHolding:
     def _read_lease(self) -> _Holder | None:
         """The lease's holder; None when the lease is gone."""
         params: ParamsType = {"valueRenderOption": "UNFORMATTED_VALUE", "majorDimension": "ROWS"}
+        self._on_read()
         try:
             reply = self._http.values_batch_get(self.id, [absolute_range_name(LEASE)], params=params)
         except APIError as e:
