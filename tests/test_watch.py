@@ -100,8 +100,9 @@ def test_two_watches_at_once_resolve_and_post_once(tmp_path, fake):
 @pytest.mark.slow(10)
 def test_a_whole_game_on_google_killed_at_every_host_write(fake, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # announcements go to ./sheets-host-out on Google
+    # Each game on a Drive of its own: the same `new` run again on one Drive finds the game it made.
+    plain = play(google(FakeGoogle()), "magicians-market", fake.url("1", "a"), settings={"days": 2})
     fake_google = FakeGoogle()
-    plain = play(google(fake_google), "magicians-market", fake.url("1", "a"), settings={"days": 2})
     made = []
 
     def opened(first):
