@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from sheets_host.cells import SubmitRow
-from sheets_host.engine import TEMPLATES
+from sheets_host.table import TEMPLATES
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
 from sheets_host.games.magicians_market.rules import Sale

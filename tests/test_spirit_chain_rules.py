@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from sheets_host.cells import CellError
-from sheets_host.engine import TEMPLATES
+from sheets_host.table import TEMPLATES
 from sheets_host.errors import SchemaErrors
 from sheets_host.games import get_game
 from sheets_host.games.spirit_chain.cards import Card, Effect, Element, Rank, parse_effect, read_cards
