@@ -42,6 +42,7 @@ class FakeFile:
     parents: list[str]
     sheets: list[FakeSheet]
     permissions: list[dict[str, Any]] = field(default_factory=list)
+    locale: str = "en_US"  # how what a person types is read as a date, and how dates are shown
 
     def sheet(self, title: str) -> FakeSheet:
         return next(s for s in self.sheets if s.title == title)
