@@ -112,3 +112,16 @@ def test_a_cell_with_a_date_format_reads_as_its_moment_not_its_display():
     assert cell_value(cell(46350.000694444444, "DATE_TIME"), False) == datetime(2026, 11, 24, 0, 1)  # to the millisecond
     assert cell_value(cell(0.75, "TIME"), False) == time(18, 0)
     assert cell_value({**cell(2, "NUMBER"), "formattedValue": "2"}, False) == 2
+
+
+def test_offline_a_deadline_typed_as_a_date_takes_the_same_road(monkeypatch, tmp_path):
+    """A date LibreOffice or Excel saved is a datetime cell, as a Google date reads: one way to a time."""
+    from sheets_host.backends.xlsx import XlsxBackend
+
+    from .test_xlsx_roundtrip import as_a_program_saves
+
+    tally.install(monkeypatch, tmp_path)
+    backend = XlsxBackend(tmp_path / "game")
+    session = engine.new_game(backend, "tally", PLAYERS, 5, clock=fixed_clock)
+    as_a_program_saves(session.host.path, "rounds", "D2", datetime(2026, 11, 24, 18), "dd.mm.yyyy hh:mm")
+    assert engine.status(XlsxBackend(tmp_path / "game"), fixed_clock).deadline.startswith("2026-11-24 18:00:00 UTC")
