@@ -58,7 +58,12 @@ T = TypeVar("T")
 
 
 class CellError(SheetsHostError):
-    """One cell's content is not allowed; the message quotes it and names what is."""
+    """One cell's content is not allowed; the message quotes it and names what is. `expected`, when
+    given, is what is allowed as a host tab's message says it ("... is not <expected>")."""
+
+    def __init__(self, message: str, expected: str | None = None):
+        super().__init__(message)
+        self.expected = expected
 
 
 def column_letter(index: int) -> str:
@@ -188,36 +193,79 @@ def as_int(raw: object, lo: int, hi: int, what: str) -> int:
     return value
 
 
+# The ways a time may be typed as text. A spreadsheet turns what it reads as a date into a date
+# cell, read as its moment whatever its locale shows; text is what it left alone, in any order.
+TIME_LIKE = "a UTC time like 2026-11-24 18:00 or 24/11/2026 18:00"
+TIME_FORMS = ("a date-time cell, or text: 2026-11-24 18:00 (year first, ISO: seconds, 'T' and 'UTC' allowed), "
+              "24.11.2026 18:00 (day first), 24/11/2026 18:00 or 11/24/2026 18:00 (a day over 12 says which), "
+              "6:00 pm allowed; UTC")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+_ORDERED = re.compile(r"(\d{1,4})([/.-])(\d{1,2})\2(\d{1,4})[ T,]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?"
+                      r"(?:\s*([ap])\.?m\.?)?", re.IGNORECASE)
+
+
 def as_time(raw: object, what: str) -> datetime:
-    """A time in UTC: a date-time cell, or text like '2026-11-23 18:00:05' (ISO: a 'T', seconds,
-    fractions, 'Z' or 'UTC' allowed; an explicit offset is converted to UTC; no zone means UTC).
-    Day/month orders such as '23/11/2026' are refused: they are ambiguous.
+    """A time in UTC (no zone means UTC; an explicit offset is converted): a date-time cell, or
+    text as `TIME_FORMS` says. A day and a month both 12 or under, between slashes or dashes,
+    could be either (05/11/2026: 5 November or 11 May?) and are refused; dots put the day first.
+    A `CellError`'s `expected` says what is allowed, for a host tab's message.
 
     >>> as_time(" 2026-11-23 18:00:05 UTC ", "a time")
     datetime.datetime(2026, 11, 23, 18, 0, 5, tzinfo=datetime.timezone.utc)
     >>> as_time("2026-11-23T19:00+01:00", "a time").hour
     18
-    >>> as_time("23/11/2026 18:00", "when you submitted")
+    >>> [f"{as_time(t, 'a time'):%d %b %H:%M}" for t in ("23/11/2026 18:00", "11/23/2026 6:00 pm", "5.11.2026 18:00")]
+    ['23 Nov 18:00', '23 Nov 18:00', '05 Nov 18:00']
+    >>> as_time("05/11/2026 18:00", "when you submitted")
     Traceback (most recent call last):
     ...
-    sheets_host.cells.CellError: '23/11/2026 18:00' is not a time (when you submitted: a UTC time like 2026-11-23 18:00:05)
+    sheets_host.cells.CellError: '05/11/2026 18:00' could be 5 November or 11 May (when you submitted: type the year first, 2026-11-05 18:00)
     """
-    allowed = f"{what}: a UTC time like 2026-11-23 18:00:05"
-    _formula_check(raw, allowed)
-    if isinstance(raw, datetime):
-        value = raw
-    else:
-        t = text(raw)
-        try:
-            if ":" not in t:  # a date alone is not a moment
-                raise ValueError
-            value = datetime.fromisoformat(re.sub(r"\s*(utc|gmt)$", "", t, flags=re.IGNORECASE))
-        except ValueError:
-            raise CellError(f"{quote(t)} is not a time ({allowed})") from None
+    refusal = CellError(f"{quote(raw)} is not a time ({what}: {TIME_LIKE})", f"a UTC time: {TIME_FORMS}")
+    _formula_check(raw, f"{what}: {TIME_LIKE}")
+    value = raw if isinstance(raw, datetime) else _time_in_text(text(raw), what, refusal)
     try:
         return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
     except OverflowError:  # e.g. 0001-01-01 00:00+01:00, which is before year 1 in UTC
-        raise CellError(f"{quote(raw)} is not a time ({allowed})") from None
+        raise refusal from None
+
+
+def _time_in_text(t: str, what: str, refusal: CellError) -> datetime:
+    if ":" not in t:  # a date alone is not a moment
+        raise refusal
+    t = re.sub(r"\s*(utc|gmt)$", "", t, flags=re.IGNORECASE)
+    try:
+        return datetime.fromisoformat(t)
+    except ValueError:
+        pass
+    m = _ORDERED.fullmatch(t)
+    if m is None or (len(m[1]) == 4) == (len(m[4]) == 4):  # the year first or last, never both or neither
+        raise refusal
+    first, second, last = int(m[1]), int(m[3]), int(m[4])
+    if len(m[1]) == 4:
+        year, month, day = first, second, last
+    elif m[2] == "." or first > 12 >= second or first == second:
+        year, month, day = last, second, first
+    elif second > 12 >= first:
+        year, month, day = last, first, second
+    elif first > 12:
+        raise refusal
+    else:
+        either = f"{first} {_MONTHS[second - 1]} or {second} {_MONTHS[first - 1]}"
+        iso = f"{last:04d}-{second:02d}-{first:02d} {int(m[5]):02d}:{m[6]}"
+        raise CellError(f"{quote(t)} could be {either} ({what}: type the year first, {iso})",
+                        f"a date whose day and month can be told apart ({either}?); type the year first, {iso}; "
+                        f"accepted: {TIME_FORMS}")
+    hour = int(m[5])
+    if m[9]:  # 6:00 pm
+        if not 1 <= hour <= 12:
+            raise refusal
+        hour = hour % 12 + (12 if m[9].lower() == "p" else 0)
+    try:
+        return datetime(year, month, day, hour, int(m[6]), int(m[7] or 0), int((m[8] or "0").ljust(6, "0")))
+    except ValueError:  # no such day or time of day
+        raise refusal from None
 
 
 def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[str, str] | None = None,

@@ -43,7 +43,7 @@ from requests.structures import CaseInsensitiveDict
 from .backends.gsheets import GoogleBackend
 from .backends.gsheets_client import RetryingHTTPClient
 from .fake_google_batch import BatchUpdates
-from .fake_google_cells import effective_value, formatted_value, raw, set_cell, spreadsheet_resource
+from .fake_google_cells import effective_value, formatted_value, raw, set_cell, spreadsheet_resource, type_cell
 from .fake_google_drive import Drive
 from .fake_google_model import (FakeFile, FakeSheet, GoogleError, cell_index, cell_name, masked, parse_mask,
                                 parse_range, sheet_name, snapshot, wants)
@@ -74,8 +74,10 @@ class Call(NamedTuple):
 
 
 class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
-    def __init__(self, *, service_account_quota: bool = False, keep_bodies: bool = True, check_requests: bool = True):
+    def __init__(self, *, service_account_quota: bool = False, keep_bodies: bool = True, check_requests: bool = True,
+                 locale: str = "en_US"):
         super().__init__()
+        self.locale = locale  # the account's: Drive makes new spreadsheets in it (see `fake_google_cells.LOCALES`)
         self.service_account_quota = service_account_quota  # refuse files outside a (shared-drive) folder
         self.keep_bodies = keep_bodies
         self.check_requests = check_requests  # against Google's discovery documents
@@ -125,14 +127,16 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
         """A spreadsheet made by hand (not through the API); its id."""
         sid = f"fake{len(self.files) + 1:03d}-{title.replace(' ', '_')[:20]}"
         sid = re.sub(r"[^A-Za-z0-9_-]", "_", sid)
-        self.files[sid] = FakeFile(sid, title, [], [FakeSheet(i, t) for i, t in enumerate(tabs)])
+        self.files[sid] = FakeFile(sid, title, [], [FakeSheet(i, t) for i, t in enumerate(tabs)], locale=self.locale)
         return sid
 
     def put_values(self, sid: str, tab: str, rows: list[list[Any]], *, formulas: bool = False, start: str = "A1") -> None:
         """A person typing `rows` from `start`: None leaves a cell alone, "" clears it, and with
         `formulas` a string starting with '=' becomes a formula. A `datetime` is typed as a date
-        (and time), shown as yyyy-mm-dd (hh:mm:ss). The grid grows as needed; formats stay."""
-        sheet = self.files[sid].sheet(tab)
+        (and time), shown as the spreadsheet's locale shows dates. The grid grows as needed; other
+        formats stay."""
+        file = self.files[sid]
+        sheet = file.sheet(tab)
         r0, c0 = cell_index(start)
         sheet.rows = max(sheet.rows, r0 + len(rows))
         sheet.cols = max(sheet.cols, c0 + max(map(len, rows), default=0))
@@ -141,20 +145,11 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
                 if value is None:
                     continue
                 if isinstance(value, datetime):
-                    self._type_date(sheet, r0 + i, c0 + j, value)
+                    type_cell(sheet, r0 + i, c0 + j, value, file.locale)
                 elif formulas and isinstance(value, str) and value.startswith("="):
                     set_cell(sheet, r0 + i, c0 + j, {"formulaValue": value})
                 else:
                     set_cell(sheet, r0 + i, c0 + j, raw(value))
-
-    @staticmethod
-    def _type_date(sheet: FakeSheet, row: int, col: int, moment: datetime) -> None:
-        days = (moment.replace(tzinfo=None) - datetime(1899, 12, 30)).total_seconds() / 86400
-        timed = (moment.hour, moment.minute, moment.second) != (0, 0, 0)
-        set_cell(sheet, row, col, {"numberValue": days})
-        cell = sheet.cells[(row, col)]  # a new dict (set_cell); what it holds may be shared
-        cell["userEnteredFormat"] = {**cell.get("userEnteredFormat", {}), "numberFormat": (
-            {"type": "DATE_TIME", "pattern": "yyyy-mm-dd hh:mm:ss"} if timed else {"type": "DATE", "pattern": "yyyy-mm-dd"})}
 
     def values(self, sid: str, tab: str) -> list[list[Any]]:
         """The tab as Google's FORMULA render shows it: trimmed, formulas as their text."""
@@ -164,6 +159,14 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
     def cell(self, sid: str, tab: str, a1: str) -> dict[str, Any]:
         """The userEnteredValue of one cell ({} when empty), to tell a string from a formula."""
         return self.files[sid].sheet(tab).cells.get(cell_index(a1), {}).get("userEnteredValue", {})
+
+    def formatted(self, sid: str, tab: str, a1: str) -> str:
+        """One cell as the person sees it (its formattedValue: a date as its locale shows it); "" when empty."""
+        sheet = self.files[sid].sheet(tab)
+        cell = sheet.cells.get(cell_index(a1), {})
+        if "userEnteredValue" not in cell:
+            return ""
+        return formatted_value(effective_value(sheet, cell), cell.get("userEnteredFormat", {}).get("numberFormat"))
 
     def cell_data(self, sid: str, tab: str, a1: str) -> dict[str, Any]:
         """What one cell holds: userEnteredValue, userEnteredFormat, note, dataValidation ({} when nothing)."""
@@ -335,26 +338,15 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
                 raise GoogleError(400, f"Range ({data['range']}) exceeds grid limits. Max rows: {sheet.rows}, max columns: {sheet.cols}")
             for i, row in enumerate(values):
                 for j, value in enumerate(row):
-                    if value is not None:
-                        set_cell(sheet, r0 + i, c0 + j, _typed(value) if option == "USER_ENTERED" else raw(value))
+                    if value is None:
+                        continue
+                    if option == "USER_ENTERED":
+                        type_cell(sheet, r0 + i, c0 + j, value, file.locale)
+                    else:
+                        set_cell(sheet, r0 + i, c0 + j, raw(value))
             responses.append({"spreadsheetId": sid, "updatedRange": data["range"], "updatedRows": height, "updatedColumns": width})
         file.sheets = sheets
         return {"spreadsheetId": sid, "totalUpdatedRows": sum(r["updatedRows"] for r in responses), "responses": responses}
-
-
-def _typed(value: Any) -> dict[str, Any]:
-    """A value as Sheets parses what a person types (USER_ENTERED input)."""
-    if not isinstance(value, str):
-        return raw(value)
-    if value.startswith("'"):
-        return {"stringValue": value[1:]}
-    if value.startswith("="):
-        return {"formulaValue": value}
-    if value.strip().upper() in ("TRUE", "FALSE"):
-        return {"boolValue": value.strip().upper() == "TRUE"}
-    if re.fullmatch(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*", value):
-        return {"numberValue": float(value)}
-    return {"stringValue": value}
 
 
 def _render(sheet: FakeSheet, cell: dict[str, Any], option: str, dates_as_text: bool = False) -> Any:

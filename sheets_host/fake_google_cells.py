@@ -64,7 +64,7 @@ def spreadsheet_resource(file: FakeFile, *, grid: bool = False, ranges: list[Gri
         sheets.append(entry)
     resource = {
         "spreadsheetId": file.id,
-        "properties": {"title": file.name, "locale": "en_US", "autoRecalc": "ON_CHANGE", "timeZone": "Etc/GMT"},
+        "properties": {"title": file.name, "locale": file.locale, "autoRecalc": "ON_CHANGE", "timeZone": "Etc/GMT"},
         "sheets": sheets,
         "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{file.id}/edit",
     }
@@ -164,6 +164,70 @@ def raw(value: Any) -> dict[str, Any]:
     return {"stringValue": str(value)}
 
 
+# Each locale the fake knows: the order of a date's day, month and year as typed there, their
+# separator, and the patterns Google then gives the cell (so it shows as that locale writes dates).
+LOCALES = {
+    "en_US": ("mdy", "/", "M/d/yyyy", "H:mm:ss"),
+    "en_GB": ("dmy", "/", "dd/MM/yyyy", "HH:mm:ss"),
+    "de_DE": ("dmy", ".", "dd.MM.yyyy", "HH:mm:ss"),
+}
+_EPOCH = datetime(1899, 12, 30)  # day 0 of Google's serial numbers
+_TIME = r"(\d{1,2}):(\d{2})(?::(\d{2}))?"
+
+
+def typed(value: Any, locale: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """What Sheets makes of a value a person types (USER_ENTERED input) in a spreadsheet of
+    `locale`: its userEnteredValue, and the numberFormat a date or time gets (else None). A date is
+    read in the locale's order (en_US 11/24/2026, en_GB 24/11/2026, de_DE 24.11.2026) or year first
+    (2026-11-24), with or without a time; one that is no date there (a month 24) stays text."""
+    if isinstance(value, datetime):
+        return _dated(value, value.time() != datetime.min.time(), locale)
+    if not isinstance(value, str):
+        return raw(value), None
+    if value.startswith("'"):
+        return {"stringValue": value[1:]}, None
+    if value.startswith("="):
+        return {"formulaValue": value}, None
+    text = value.strip()
+    if text.upper() in ("TRUE", "FALSE"):
+        return {"boolValue": text.upper() == "TRUE"}, None
+    if re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text):
+        return {"numberValue": float(text)}, None
+    order, sep, _, time_pattern = LOCALES[locale]
+    local = rf"(\d{{1,2}}){re.escape(sep)}(\d{{1,2}}){re.escape(sep)}(\d{{4}})"
+    for pattern, parts in ((r"(\d{4})-(\d{1,2})-(\d{1,2})", "ymd"), (local, order)):
+        m = re.fullmatch(rf"{pattern}(?:\s+{_TIME})?", text)
+        if m:
+            date = dict(zip(parts, map(int, m.groups()[:3])))
+            clock = [int(g or 0) for g in m.groups()[3:]]
+            try:
+                return _dated(datetime(date["y"], date["m"], date["d"], *clock), m.group(4) is not None, locale)
+            except ValueError:  # no such date, or no such time of day
+                break
+    m = re.fullmatch(_TIME, text)
+    if m and int(m.group(1)) < 24 and int(m.group(2)) < 60 and int(m.group(3) or 0) < 60:
+        seconds = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3) or 0)
+        return {"numberValue": seconds / 86400}, {"type": "TIME", "pattern": time_pattern}
+    return {"stringValue": value}, None
+
+
+def _dated(moment: datetime, timed: bool, locale: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    _, _, date_pattern, time_pattern = LOCALES[locale]
+    days = (moment.replace(tzinfo=None) - _EPOCH) / timedelta(days=1)
+    if timed:
+        return {"numberValue": days}, {"type": "DATE_TIME", "pattern": f"{date_pattern} {time_pattern}"}
+    return {"numberValue": days}, {"type": "DATE", "pattern": date_pattern}
+
+
+def type_cell(sheet: FakeSheet, row: int, col: int, value: Any, locale: str) -> None:
+    """A person typing `value` into a cell (`typed`): a date or time also sets its number format."""
+    entered, number_format = typed(value, locale)
+    set_cell(sheet, row, col, entered)
+    if number_format:
+        cell = sheet.cells[(row, col)]  # a new dict (set_cell); what it holds may be shared
+        cell["userEnteredFormat"] = {**cell.get("userEnteredFormat", {}), "numberFormat": number_format}
+
+
 def effective_value(sheet: FakeSheet, cell: dict[str, Any], depth: int = 0) -> dict[str, Any]:
     """The ExtendedValue a cell shows: a formula computed (plain arithmetic over numbers and
     same-sheet references, an errorValue for anything else)."""
@@ -194,7 +258,7 @@ def format_number(number: float, number_format: dict[str, Any] | None) -> str:
     kind = (number_format or {}).get("type")
     pattern = (number_format or {}).get("pattern", "")
     if kind in _DATE_TYPES:
-        moment = datetime(1899, 12, 30) + timedelta(days=number)
+        moment = _EPOCH + timedelta(days=number)
         pattern = pattern or {"DATE": "yyyy-mm-dd", "TIME": "hh:mm:ss", "DATE_TIME": "yyyy-mm-dd hh:mm:ss"}[kind]
         return _date_text(moment, pattern)
     m = re.fullmatch(r"([#0,]*0|#,##0|#)(?:\.(0*)(#*))?(%?)", pattern) if kind in ("NUMBER", "PERCENT") else None
@@ -214,7 +278,8 @@ def format_number(number: float, number_format: dict[str, Any] | None) -> str:
 
 
 def _date_text(moment: datetime, pattern: str) -> str:
-    tokens = re.findall(r"yyyy|yy|mm|m|dd|d|hh|h|ss|s|[^ymdhs]+", pattern)
+    # Google's tokens in either case (its own patterns read M/d/yyyy H:mm:ss); m is a minute beside an hour or a second.
+    tokens = [t.lower() for t in re.findall(r"yyyy|yy|mm|m|dd|d|hh|h|ss|s|[^ymdhs]+", pattern, re.IGNORECASE)]
     out = []
     for i, token in enumerate(tokens):
         minutes = token in ("mm", "m") and (any(t in ("hh", "h") for t in tokens[:i][-2:])

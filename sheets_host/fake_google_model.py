@@ -45,6 +45,7 @@ class FakeFile:
     developer_metadata: list[dict[str, Any]] = field(default_factory=list)  # of the whole spreadsheet
     app_properties: dict[str, str] = field(default_factory=dict)  # Drive's appProperties
     trashed: bool = False
+    locale: str = "en_US"  # how what a person types is read as a date, and how dates are shown
 
     def sheet(self, title: str) -> FakeSheet:
         return next(s for s in self.sheets if s.title == title)

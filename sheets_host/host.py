@@ -86,15 +86,17 @@ def stamp(t: datetime) -> str:
 
 
 def parse_time(raw: object, where: str, row: int | None = None) -> datetime | None:
-    """A host-typed UTC time ('2026-11-23 18:00', ISO, with or without 'UTC'); None when blank.
-    `where` is 'tab:column', for the message."""
+    """A host-typed UTC time, the one way every command reads one: a date cell (as either backend
+    reads it) or text as `cells.as_time` takes it; None when blank. `where` is 'tab:column', for
+    the message."""
     if cells.is_blank(raw):
         return None
     try:
         return cells.as_time(raw, "a time")
-    except cells.CellError:
+    except cells.CellError as e:
         tab, _, column = where.partition(":")
-        raise SchemaErrors([SchemaError(tab, row, column, cells.text(raw), "a UTC time like 2026-11-23 18:00")]) from None
+        expected = e.expected or f"a UTC time: {cells.TIME_FORMS}"
+        raise SchemaErrors([SchemaError(tab, row, column, cells.text(raw), expected)]) from None
 
 
 def name_key(name: str) -> str:
@@ -426,8 +428,15 @@ def read_commit(data: pd.DataFrame | None) -> Commit:
 
 def check_rounds(rounds: list[dict], game: Game, state: Any) -> None:
     """The rounds tab against the state: one record per round from 1, every round before the last
-    resolved, and the open round the one the state is waiting for."""
+    resolved, and the open round the one the state is waiting for; the last round's times readable
+    (the commands read them later, where a message could not name the row)."""
     errors = []
+    for column in ("deadline", "opened at", "frozen at"):
+        try:
+            if rounds:
+                parse_time(rounds[-1][column], f"rounds:{column}", rounds[-1]["_row"])
+        except SchemaErrors as e:
+            errors += e.errors
     for expected, r in enumerate(rounds, start=1):
         if r["round"] != expected:
             errors.append(SchemaError("rounds", r["_row"], "round", r["round"], f"round {expected} (rounds are listed once each, in order)"))

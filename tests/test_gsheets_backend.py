@@ -579,7 +579,7 @@ def test_appending_nothing_sends_nothing():
     assert len(fake.requests) == sent
 
 
-def test_dates_read_as_the_text_people_see_and_formula_errors_as_their_text():
+def test_dates_read_as_their_moment_whatever_the_locale_shows_and_formula_errors_as_their_text():
     fake = FakeGoogle()
     sid = fake.add_spreadsheet("Ann", tabs=("submit",))
     fake.put_values(sid, "submit", [["when", "at", "sum"],
@@ -587,5 +587,7 @@ def test_dates_read_as_the_text_people_see_and_formula_errors_as_their_text():
     backend, _ = fake_backend(sid, fake=fake)
     book = backend.book("host")
 
-    assert book.read(["submit"])["submit"].loc[2].tolist() == ["2026-11-23", "2026-11-23 18:30:00", "#ERROR!"]
-    assert book.read(["submit"], formulas=True)["submit"].loc[2].tolist() == ["2026-11-23", "2026-11-23 18:30:00", "=A9/0"]
+    dates = [datetime(2026, 11, 23), datetime(2026, 11, 23, 18, 30)]  # as the xlsx backend reads them
+    assert fake.formatted(sid, "submit", "B2") == "11/23/2026 18:30:00"  # what a person in en_US sees
+    assert book.read(["submit"])["submit"].loc[2].tolist() == [*dates, "#ERROR!"]
+    assert book.read(["submit"], formulas=True)["submit"].loc[2].tolist() == [*dates, "=A9/0"]

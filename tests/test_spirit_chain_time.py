@@ -160,9 +160,18 @@ def test_times_before_the_opening_or_after_the_freeze_do_not_count():
 
 
 def test_a_bad_time_names_the_cell_and_the_format():
-    parsed = GAME.parse(setup(), "Ada", rows("Ada", bids(1, **{"submitted at": "22/11/2026 18:00"})), window(60))
-    assert str(parsed.problems[0]) == ("Ada: row 2, column 'submitted at' (A): '22/11/2026 18:00' is not a time "
-                                       "(when you submitted: a UTC time like 2026-11-23 18:00:05); this row does not count")
+    parsed = GAME.parse(setup(), "Ada", rows("Ada", bids(1, **{"submitted at": "22/13/2026 18:00"}),
+                                            bids(2, **{"submitted at": "05/11/2026 18:00"})), window(60))
+    assert [str(p) for p in parsed.problems[:2]] == [
+        "Ada: row 2, column 'submitted at' (A): '22/13/2026 18:00' is not a time (when you submitted: a UTC time "
+        "like 2026-11-24 18:00 or 24/11/2026 18:00); this row does not count",
+        "Ada: row 3, column 'submitted at' (A): '05/11/2026 18:00' could be 5 November or 11 May (when you "
+        "submitted: type the year first, 2026-11-05 18:00); this row does not count"]
+
+
+def test_a_day_first_time_is_read_when_the_day_says_so():
+    parsed = GAME.parse(setup(), "Ada", rows("Ada", bids(1, **{"submitted at": "22/11/2026 18:00:50"})), window(300))
+    assert parsed.submission.reserve_used == 0 and parsed.problems == ()
 
 
 def test_a_date_time_cell_is_read_as_utc():

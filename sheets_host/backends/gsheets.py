@@ -6,8 +6,8 @@ a minute per user, so a 20-player game's resolve (44 requests) fits a minute's q
 - A read is one ``GET spreadsheets/{id}`` with grid data and a ``fields`` mask: the tabs' metadata
   (names, sheetIds, grid sizes, frozen rows, our protected ranges) and every cell's value as
   computed (``effectiveValue``), or as typed for players' books (``userEnteredValue``, so a formula
-  reads as its text), plus the text shown (``formattedValue``) for dates and errors, which read as
-  the person sees them. A book whose tabs are known (read or written before in this process) is
+  reads as its text), the text shown (``formattedValue``) for errors, and the number format's type:
+  a date or time reads as its moment (`sheets_api.moment`), never as the locale displays it. A book whose tabs are known (read or written before in this process) is
   read for the tabs wanted only (``ranges``); otherwise the whole book is read, since a tab is found
   by the name people type (`match_tab`), which needs every tab's title. The metadata is kept up to
   date by our own writes.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from datetime import datetime, time, timedelta
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,8 +26,9 @@ PROPERTIES = ("properties(sheetId,title,gridProperties(rowCount,columnCount,froz
 WRITE_MARK = "sheets-host write"
 MARKS = "developerMetadata(metadataId,metadataKey)"
 METADATA_FIELDS = f"{MARKS},sheets({PROPERTIES})"
-# A cell read as the values API's UNFORMATTED_VALUE (or FORMULA) with dates as FORMATTED_STRING.
+# Number formats that make a number a date or a time: such a cell reads as its moment, as offline.
 DATE_TYPES = frozenset({"DATE", "TIME", "DATE_TIME"})
+EPOCH = datetime(1899, 12, 30)  # day 0 of a serial number (Sheets has no 1900 leap day)
 # Every cell field a tab written whole is given (the rest of the sheet has them cleared).
 WRITTEN_FIELDS = "userEnteredValue,userEnteredFormat,note,dataValidation"
 COLUMN_FIELDS = ("userEnteredFormat.numberFormat,userEnteredFormat.horizontalAlignment,"
@@ -35,7 +37,7 @@ COLUMN_FIELDS = ("userEnteredFormat.numberFormat,userEnteredFormat.horizontalAli
 
 def grid_fields(formulas: bool) -> str:
     """The fields mask of a read: the metadata, and of each cell its value as typed (`formulas`) or
-    as computed, the text shown (for dates and errors) and whether its number format is a date."""
+    as computed, the text shown (for errors) and whether its number format is a date."""
     value = "userEnteredValue" if formulas else "effectiveValue"
     return (f"{MARKS},sheets({PROPERTIES},data(startRow,startColumn,"
             f"rowData(values({value},formattedValue,effectiveFormat(numberFormat(type))))))")
@@ -99,20 +101,38 @@ def cell_values(cells: Cells, formulas: bool) -> list[list[object]]:
 
 
 def cell_value(cell: Mapping[str, Any], formulas: bool) -> object:
-    """A cell as the values API renders it: UNFORMATTED_VALUE, or FORMULA when `formulas`, a date
-    or time as the text shown (FORMATTED_STRING), an error as its text (#DIV/0!)."""
+    """A cell as the values API renders it: UNFORMATTED_VALUE, or FORMULA when `formulas`, an error
+    as its text (#DIV/0!); a number whose format is a date or time as what the xlsx backend reads
+    (`moment`), never the text shown, which follows the spreadsheet's locale."""
     value = cell.get("userEnteredValue" if formulas else "effectiveValue")
     if not value:
         return None
     if "formulaValue" in value:
         return value["formulaValue"]
     number_type = cell.get("effectiveFormat", {}).get("numberFormat", {}).get("type")
-    if "errorValue" in value or ("numberValue" in value and number_type in DATE_TYPES):
+    if "errorValue" in value:
         return cell.get("formattedValue")
+    if "numberValue" in value and number_type in DATE_TYPES:
+        return moment(value["numberValue"], number_type)
     result = next(iter(value.values()))
     if isinstance(result, float) and result.is_integer() and abs(result) < 2**53:
         return int(result)  # as the values API's JSON: 5, not 5.0
     return result
+
+
+def moment(serial: float, number_type: str) -> datetime | time | float:
+    """A serial number (days since 1899-12-30, the time a fraction of a day) to the millisecond:
+    a time of day for a TIME under one day, else a datetime, naive and meant as UTC; a number no
+    datetime holds stays the number.
+
+    >>> moment(46350.75, "DATE_TIME"), moment(0.5, "TIME")
+    (datetime.datetime(2026, 11, 24, 18, 0), datetime.time(12, 0))
+    """
+    try:
+        value = EPOCH + timedelta(milliseconds=round(serial * 86_400_000))
+    except OverflowError:
+        return serial
+    return value.time() if number_type == "TIME" and 0 <= serial < 1 else value
 
 
 # -- writing ---------------------------------------------------------------------------------------
