@@ -148,15 +148,15 @@ GAME = TallyGame()
 
 def install(monkeypatch, tmp_path) -> None:
     """Make `tally` a game the engine knows, with its template (no settings) in `tmp_path`."""
-    from sheets_host import engine, host
+    from sheets_host import creation, host
 
     (tmp_path / "templates" / "tally").mkdir(parents=True)
     (tmp_path / "templates" / "tally" / "config.csv").write_text("key,value\n")
-    real = engine.get_game
+    real = creation.get_game
 
     def get_game(name: str) -> Any:
         return GAME if cells.fold(str(name)) == "tally" else real(name)
 
-    for module in (engine, host):
+    for module in (creation, host):
         monkeypatch.setattr(module, "get_game", get_game)
-    monkeypatch.setattr(engine, "TEMPLATES", tmp_path / "templates")
+    monkeypatch.setattr(creation, "TEMPLATES", tmp_path / "templates")
