@@ -194,3 +194,23 @@ def test_undo_of_the_pregame_removes_the_event_tabs_on_google(tmp_path, monkeypa
     assert fake.tabs(ada) == before
     writes = [c for c in fake.requests[start:] if c.sid == ada]
     assert len(writes) == 2  # one read, one write
+
+
+def test_a_tab_removed_offline_takes_its_own_names_and_leaves_the_others_on_their_sheets(tmp_path):
+    import openpyxl
+    from openpyxl.workbook.defined_name import DefinedName
+
+    from sheets_host.backends.xlsx import XlsxBook
+
+    wb = openpyxl.Workbook()
+    wb.active.title = "a"
+    for name in ("b", "c"):
+        wb.create_sheet(name)["A1"] = "=1+1"
+    wb["b"].defined_names["only_b"] = DefinedName("only_b", attr_text="b!$A$1")
+    wb["c"].defined_names["only_c"] = DefinedName("only_c", attr_text="c!$A$1")
+    wb.active = 2
+    wb.save(tmp_path / "book.xlsx")
+    XlsxBook(tmp_path / "book.xlsx", "book.xlsx").write({}, remove=["B", "missing"])
+    again = openpyxl.load_workbook(tmp_path / "book.xlsx")
+    assert again.sheetnames == ["a", "c"] and again.active.title == "c"
+    assert list(again["c"].defined_names) == ["only_c"] and not list(again["a"].defined_names)
