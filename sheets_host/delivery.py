@@ -276,7 +276,8 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
             shown: Mapping[str, Mapping[str, pd.DataFrame]] = {}) -> None:
     """Write every non-host book (by role) for the host's current commit: the public view, each
     player's private view, status and history (and `submits[player]`, submit tab name -> frame,
-    as their submit tabs when given), each group's view; then the book's engine tab. A tab the book already `shown` (as read
+    as their submit tabs when given), each group's view; then the book's engine tab, with whose book
+    it is and the tabs the tool made, and the tabs of a round taken back removed (`tidied`). A tab the book already `shown` (as read
     by this command) is not sent again, one that only grew gets only its new rows, and the backend
     may send only the rows that changed of the others."""
     game = session.game
@@ -305,8 +306,11 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
             # A tab the player no longer has (the pregame's, once it is over) is locked.
             protect = {tab.name: tab.name not in submits[name] for tab in game.every_submit_tab()}
         before = shown.get(role, {})
-        # The submit tabs the player has now are kept even when not written (a redo's).
-        mine = [t.name for t in game.submit_tabs(state, name)] if kind == "player" else []
+        # The submit tabs the player has now are kept, written or not; a redo, which writes none,
+        # keeps every one there (a player may be typing in it). An undo archived what it removes.
+        own = {t.name for t in game.submit_tabs(state, name)} if kind == "player" else set()
+        mine = [t.name for t in game.every_submit_tab()
+                if t.name in own or (kind == "player" and submits.get(name) is None and t.name in before)]
         made, remove = tidied(mark_of(before.get(ENGINE_TAB)), [*tabs, *mine], before, current)
         mark = kv([("book", role), ("tabs", json.dumps(made, ensure_ascii=False))], ("key", "value"))
         append = {}
