@@ -28,7 +28,7 @@ from . import cells
 from .backends import ENGINE_TAB, Backend, Book, book_of, rows_from_frame
 from .errors import BookError, SchemaErrors
 from .game import Game
-from .host import Commit, Session, frame, parse_time, read_commit, row_ref, stamp, submit_columns
+from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp, submit_columns
 from .layout import INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
 from .table import SubmitTab
 
@@ -75,7 +75,7 @@ def check_owner(session: Session, role: str, book: Book, tabs: Mapping[str, pd.D
     """Refuse a book that says it is another's (two books swapped, one copied over another, a wrong
     id in the host's `books` tab), before anything in it is read as a submission."""
     owner = mark_of(tabs.get(ENGINE_TAB)).owner
-    if owner is None or owner == role:
+    if owner is None or name_key(owner) == name_key(role):  # as names are told apart
         return
     home = session.backend.refs().get(owner)
     there = f"its place is {home}" if home else "it is no book of this game"
