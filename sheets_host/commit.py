@@ -19,6 +19,7 @@ from .backends import ENGINE_TAB, Backend, Book, match_tab
 from .cells import SubmitRow
 from .delivery import (
     announcements,
+    check_owner,
     deliver,
     delivered,
     file_digest,
@@ -195,7 +196,8 @@ class ResolveReport:
 
 def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[str, pd.DataFrame]]:
     """Every tab of every book (one request each on Google Sheets): the submit tabs and engine tabs
-    the command needs, and what each book shows, so a delivery sends only what changed."""
+    the command needs, and what each book shows, so a delivery sends only what changed. A book that
+    says it is another's stops the command here (`check_owner`)."""
     out = {}
     names = [*(tab.name for tab in session.game.every_submit_tab()), ENGINE_TAB, "announcements"]
     for role, book in books.items():
@@ -204,6 +206,7 @@ def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[st
             have = match_tab(name, tabs)
             if have is not None and have != name:
                 tabs[name] = tabs.pop(have)
+        check_owner(session, role, book, tabs)
         out[role] = tabs
     return out
 

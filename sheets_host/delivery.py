@@ -3,16 +3,21 @@
 Everything written here is computed from the host book alone (the state, the rounds, the archive
 and the log), so a delivery that a crash interrupted is finished later exactly as it would have
 been. Each book records, in its hidden engine tab, the host commit it shows: a book behind the
-host is finished by the next command; a book ahead of it means the host book is an old copy.
+host is finished by the next command; a book ahead of it means the host book is an old copy. It
+records too whose book it is (a book found in another's place stops every command before anything
+is read) and the tabs the tool made in it, so an undo or a redo takes back the tabs of the round
+it takes back, and never a tab of the player's own.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,10 +25,10 @@ from typing import Any
 import pandas as pd
 
 from . import cells
-from .backends import ENGINE_TAB, Backend, Book, rows_from_frame
-from .errors import SchemaErrors
+from .backends import ENGINE_TAB, Backend, Book, book_of, rows_from_frame
+from .errors import BookError, SchemaErrors
 from .game import Game
-from .host import Commit, Session, frame, parse_time, read_commit, row_ref, stamp, submit_columns
+from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp, submit_columns
 from .layout import INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
 from .table import SubmitTab
 
@@ -41,6 +46,72 @@ def delivered(data: pd.DataFrame | None) -> int:
         return read_commit(data).version if data is not None and not data.empty else -1
     except SchemaErrors:
         return -1
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a book's engine tab says of the book itself: whose it is (its role) and the tabs the tool
+    made in it, each with the round that was open when it was first made. None for a book delivered
+    to before these rows existed (or whose rows were damaged): it is accepted, and its next delivery
+    writes them."""
+
+    owner: str | None = None
+    made: dict[str, int] | None = None
+
+
+def mark_of(data: pd.DataFrame | None) -> Mark:
+    if data is None or data.empty or not {"key", "value"} <= set(data.columns):
+        return Mark()
+    values = {cells.text(k): v for k, v in zip(data["key"], data["value"])}
+    owner = cells.text(values.get("book")) or None
+    try:
+        made = {str(t): int(n) for t, n in json.loads(cells.text(values.get("tabs"))).items()}
+    except (ValueError, TypeError, AttributeError):
+        made = None
+    return Mark(owner, made)
+
+
+def check_owner(session: Session, role: str, book: Book, tabs: Mapping[str, pd.DataFrame]) -> None:
+    """Refuse a book that says it is another's (two books swapped, one copied over another, a wrong
+    id in the host's `books` tab), before anything in it is read as a submission."""
+    owner = mark_of(tabs.get(ENGINE_TAB)).owner
+    if owner is None or name_key(owner) == name_key(role):  # as names are told apart
+        return
+    home = session.backend.refs().get(owner)
+    there = f"its place is {home}" if home else "it is no book of this game"
+    raise BookError(f"{book.ref}, where {book_of(role)} should be, is {book_of(owner)} (its hidden {ENGINE_TAB!r} tab "
+                    f"says {owner}; {there}): put each book back in its place (or, on Google Sheets, correct "
+                    "the spreadsheet ids in the host book's `books` tab) and run again; nothing was read or written")
+
+
+def tidied(mark: Mark, keep: Iterable[str], there: Collection[str], current: int) -> tuple[dict[str, int], list[str]]:
+    """The tabs the tool has made in a book once a delivery for `current` (the round open after the
+    commit) has written or kept `keep`, each with the round open when first made; and the tabs to
+    remove: made for a later round (an undo took it back) or for this one but not delivered now (a
+    redo resolved it otherwise). A tab of an earlier round stays (the pregame's submit tab, locked).
+    In a book with no record yet, tabs already `there` count as made before any round: what the
+    tool cannot tell it made is never removed.
+
+    >>> tidied(Mark(made={"status": 1, "board": 2, "bolts": 3}), ["status", "board"], (), 2)  # round 2 undone
+    ({'status': 1, 'board': 2}, ['bolts'])
+    >>> tidied(Mark(made={"status": 1, "preferences": 1}), ["status", "board"], (), 2)  # round 1 resolved
+    ({'status': 1, 'board': 2, 'preferences': 1}, [])
+    """
+    old = mark.made
+    made = {}
+    for tab in keep:
+        if old is not None and tab in old:
+            made[tab] = min(old[tab], current)
+        else:
+            made[tab] = 0 if old is None and tab in there else current
+    remove = []
+    for tab, number in (old or {}).items():
+        if tab not in made:
+            if number >= current:
+                remove.append(tab)
+            else:
+                made[tab] = number
+    return made, remove
 
 
 def from_now(moment: datetime, now: datetime) -> str:
@@ -173,9 +244,10 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
     return frame(out, [word, *tabbed, "row", *header, "what happened"])
 
 
-def announcements(game: Game, existing: pd.DataFrame | None, round_number: int, text: str | None) -> pd.DataFrame:
+def announcements(game: Game, existing: pd.DataFrame | None, round_number: int, text: str | None) -> pd.DataFrame | None:
     """The public announcements tab with round `round_number`'s replaced by `text` (removed when
-    None); its first column is named as the game names a round (day, round)."""
+    None); its first column is named as the game names a round (day, round). None when no round
+    is left in it: the tab goes, as it was before the first announcement."""
     word = game.round_word
     rows = [] if existing is None or existing.empty else [
         {word: r.get(word, r.get("round")), "announcement": r.get("announcement")}
@@ -184,7 +256,7 @@ def announcements(game: Game, existing: pd.DataFrame | None, round_number: int, 
     if text is not None:
         rows.append({word: round_number, "announcement": text})
     rows.sort(key=lambda r: int(float(cells.text(r[word]))) if cells.text(r[word]).replace(".", "", 1).isdigit() else 0)
-    return frame(rows, [word, "announcement"])
+    return frame(rows, [word, "announcement"]) if rows else None
 
 
 def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
@@ -204,11 +276,13 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
             shown: Mapping[str, Mapping[str, pd.DataFrame]] = {}) -> None:
     """Write every non-host book (by role) for the host's current commit: the public view, each
     player's private view, status and history (and `submits[player]`, submit tab name -> frame,
-    as their submit tabs when given), each group's view; then the book's engine tab. A tab the book already `shown` (as read
+    as their submit tabs when given), each group's view; then the book's engine tab, with whose book
+    it is and the tabs the tool made, and the tabs of a round taken back removed (`tidied`). A tab the book already `shown` (as read
     by this command) is not sent again, one that only grew gets only its new rows, and the backend
     may send only the rows that changed of the others."""
     game = session.game
     stamp_tab = session.commit.shown()
+    current = 1 + max((r["round"] for r in session.rounds if r["status"] == "resolved"), default=0)
     for role, book in books.items():
         kind, _, name = role.partition(":")
         protect = {}
@@ -231,6 +305,14 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
                 layouts[tab_name] = submit_layout(game, state, name, own[tab_name], typed)
             # A tab the player no longer has (the pregame's, once it is over) is locked.
             protect = {tab.name: tab.name not in submits[name] for tab in game.every_submit_tab()}
+        before = shown.get(role, {})
+        # The submit tabs the player has now are kept, written or not; a redo, which writes none,
+        # keeps every one there (a player may be typing in it). An undo archived what it removes.
+        own = {t.name for t in game.submit_tabs(state, name)} if kind == "player" else set()
+        mine = [t.name for t in game.every_submit_tab()
+                if t.name in own or (kind == "player" and submits.get(name) is None and t.name in before)]
+        made, remove = tidied(mark_of(before.get(ENGINE_TAB)), [*tabs, *mine], before, current)
+        mark = kv([("book", role), ("tabs", json.dumps(made, ensure_ascii=False))], ("key", "value"))
         append = {}
         submit_names = {tab.name for tab in game.every_submit_tab()}
         for tab in [t for t in tabs if t != "status" and t not in submit_names]:
@@ -240,9 +322,9 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
                 if len(rows):
                     append[tab] = rows
         layouts = {t: layout for t, layout in layouts.items() if t in tabs}
-        before = shown.get(role, {})
-        book.write({**tabs, ENGINE_TAB: stamp_tab}, append=append, layouts=layouts, protect=protect,
-                   hidden=(ENGINE_TAB,), shown={t: before[t] for t in tabs if t in before})
+        book.write({**tabs, ENGINE_TAB: pd.concat([stamp_tab, mark], ignore_index=True)}, append=append,
+                   layouts=layouts, protect=protect, hidden=(ENGINE_TAB,),
+                   shown={t: before[t] for t in tabs if t in before}, remove=remove)
 
 
 def other_books(session: Session) -> dict[str, Book]:

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from . import cells
-from .backends import Backend
+from .backends import ENGINE_TAB, Backend
 from .cells import Problem
 from .commit import (
     ResolveReport,
@@ -40,6 +40,7 @@ from .commit import (
 from .delivery import (
     HISTORY,
     announcements,
+    check_owner,
     deliver,
     fresh_submits,
     player_books,
@@ -398,9 +399,11 @@ def status(backend: Backend, clock: Clock = now_utc) -> StatusReport:
         when = f"{stamp(deadline)} ({'in' if delta.total_seconds() >= 0 else 'passed'} {abs(delta)})"
     if record["status"] == "locked":
         when += f"; locked at {record['frozen at']}"
-    read = {role: book.read([tab.name for tab in session.game.submit_tabs(session.state, role.split(":", 1)[1])],
-                            formulas=True)
-            for role, book in player_books(session).items()}
+    read = {}
+    for role, book in player_books(session).items():
+        tabs = [tab.name for tab in session.game.submit_tabs(session.state, role.split(":", 1)[1])]
+        read[role] = book.read([*tabs, ENGINE_TAB], formulas=True)
+        check_owner(session, role, book, read[role])
     readings = _read_submissions(session, record, read, clock())
     return StatusReport(session.game.title, record["round"], when, {p: r.state for p, r in readings.items()},
                         session.game.round_name(record["round"]))

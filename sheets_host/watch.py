@@ -49,7 +49,7 @@ from . import cells, engine
 from .announce import Message
 from .backends import ENGINE_TAB, Backend
 from .console import echo
-from .delivery import delivered, from_now, submit_layout
+from .delivery import check_owner, delivered, from_now, submit_layout
 from .errors import BookError, BusyError, SheetsHostError
 from .game import Window
 from .host import Clock, Session, now_utc, open_session, parse_time, stamp
@@ -444,9 +444,12 @@ def steps_done(session: Session) -> set[tuple[str, int, str]]:
 
 def _submit_tabs(session: Session, players: list[str] | None = None) -> dict[str, dict[str, pd.DataFrame]]:
     game, state = session.game, session.state
-    return {p: session.backend.book(f"player:{p}").read([*(t.name for t in game.submit_tabs(state, p)), ENGINE_TAB],
-                                                          formulas=True)
-            for p in (session.players if players is None else players)}
+    out = {}
+    for p in session.players if players is None else players:
+        book = session.backend.book(f"player:{p}")
+        out[p] = book.read([*(t.name for t in game.submit_tabs(state, p)), ENGINE_TAB], formulas=True)
+        check_owner(session, f"player:{p}", book, out[p])
+    return out
 
 
 def _unstamped(session: Session, player: str, tabs: Mapping[str, pd.DataFrame]) -> dict[str, list[tuple[int, int]]]:

@@ -44,7 +44,8 @@ class Book(Protocol):
 
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
-              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {}) -> None:
+              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {},
+              remove: Collection[str] = ()) -> None:
         """Replace the whole content of each tab in `tabs` (creating it if needed), other tabs untouched,
         and add the rows of each frame in `append` after the last row of its tab (a tab not there
         yet is created with the frame's header), so a log that only grows costs only its new rows;
@@ -53,7 +54,8 @@ class Book(Protocol):
         Each tab written whole is formatted by its layout in `layouts`, else by `lay_out(frame)`;
         `protect` locks (True) or unlocks (False) tabs so that only the host can edit them; tabs
         named in `hidden` are created hidden. `shown` gives what tabs of `tabs` held when this command
-        read them (or last wrote them): a backend may then send only the rows that changed. Raises BookError (naming the book and what to do)
+        read them (or last wrote them): a backend may then send only the rows that changed. Tabs
+        named in `remove` (and not written) are deleted, those not there ignored. Raises BookError (naming the book and what to do)
         when the book cannot be written; the book is then as it was."""
 
     def check_writable(self) -> None:
@@ -118,6 +120,18 @@ def match_tab(name: str, existing: Iterable[str]) -> str | None:
         return name
     close = [n for n in names if fold(n) == fold(name)]
     return close[0] if len(close) == 1 else None
+
+
+def book_of(role: str) -> str:
+    """A role's book in words, for messages.
+
+    >>> book_of("player:Ann"), book_of("public"), book_of("meadow:red")
+    ("Ann's book", 'the public book', "meadow red's book")
+    """
+    kind, _, name = role.partition(":")
+    if not name:
+        return f"the {kind} book"
+    return f"{name}'s book" if kind == "player" else f"{kind} {name}'s book"
 
 
 # Names Windows keeps for devices, whatever the extension (CON.xlsx is the console).

@@ -209,9 +209,11 @@ class GoogleBook(LeaseHolding):
 
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
-              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {}) -> None:
+              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {},
+              remove: Collection[str] = ()) -> None:
         """One ``batchUpdate`` (see the module's docstring and `Book.write`); a tab `shown` as it
-        stands is patched (`patch_tab`) rather than written whole."""
+        stands is patched (`patch_tab`) rather than written whole; a tab removed is a
+        ``deleteSheet`` in the same request."""
         table = {name: rows_from_frame(frame) for name, frame in tabs.items()}
         added = {name: rows_from_frame(frame) for name, frame in append.items()}
         self._check_cells(table)
@@ -222,6 +224,9 @@ class GoogleBook(LeaseHolding):
         if self._lease is not None:
             requests_.append({"deleteSheet": {"sheetId": self._lease}})
             after.pop(LEASE, None)
+        for name in [n for n in remove if n not in table and n not in added]:
+            if (title := self._find(name, after)) is not None:
+                requests_.append({"deleteSheet": {"sheetId": after.pop(title).sheet_id}})
         written = []
         for name, rows in table.items():
             title = self._find(name, after) or name

@@ -391,6 +391,24 @@ class _Workbook:
         sheet.kind = "worksheet"
         sheet.tag = _set_attr(sheet.tag, f"{self.r}:id", sheet.rid)
 
+    def remove(self, sheet: _Sheet) -> None:
+        """Drop a sheet: its relationship (its part, and what hangs on it, go when nothing else
+        refers to them) and the names defined on it; the names on later sheets and the active tab
+        follow their sheets, which move down one place."""
+        at = self.sheets.index(sheet)
+        del self.sheets[at]
+        self.drop_rel(self.rels[sheet.rid])
+        self.active = self.active - 1 if self.active > at else 0 if self.active == at else self.active
+
+        def moved(m: re.Match) -> str:
+            local = _attrs(m[1]).get("localSheetId", "")
+            if not local.isdigit() or int(local) < at:
+                return m[0]
+            return "" if int(local) == at else m[0].replace(m[1], _set_attr(m[1], "localSheetId", str(int(local) - 1)), 1)
+
+        # definedNames come after the sheets element, so its span stays where it is.
+        self.text = re.sub(r"(<definedName\b[^>]*?/?>)(?:(?<=/>)|.*?</definedName>)", moved, self.text, flags=re.DOTALL)
+
     def set_state(self, sheet: _Sheet, state: str) -> None:
         if sheet.state != state:
             sheet.state = state

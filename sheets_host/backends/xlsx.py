@@ -33,10 +33,10 @@ from pathlib import Path
 import pandas as pd
 from filelock import FileLock, Timeout
 
-from ..cells import column_letter
+from ..cells import column_letter, fold
 from ..errors import BookError, BusyError
 from ..layout import TabLayout, lay_out
-from . import frame_from_rows, match_tab, role_file, rows_from_frame
+from . import book_of, frame_from_rows, match_tab, role_file, rows_from_frame
 from .ooxml import ILLEGAL_CHARACTERS_RE, _Package, _Unsupported, _Workbook
 from .ooxml_tabs import LISTS_TAB, _any_digits, _openpyxl_rows, _reading, _Values
 from .xlsx_edit import XlsxEditing
@@ -46,6 +46,28 @@ HOLDER = ".sheets-host.holder"  # who holds the lock: filelock may truncate the 
 TMP = ".xlsx.tmp"
 CELL_LIMIT = 32_767  # Excel's; a longer string would be cut or refused by spreadsheet programs
 CLOSE = "close it there and run again"
+# Files a spreadsheet program or a person may have saved a book as.
+SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".numbers")
+# What programs and people add to a copy's name: "Copy of Ann" (Google Drive), "Ann (1)" (a
+# browser's download, a sync conflict's note), "Ann copy 2" (macOS), "Ann - Copy" (Windows), "Ann-2".
+_COPY_MARKS = (re.compile(r"copy(?: \d+)? of (.+)", re.I), re.compile(r"(.+?) *\([^()]*\)"),
+               re.compile(r"(.+?)[ _-]*copy(?: *\d+)?", re.I), re.compile(r"(.+?)[ _-]+\d+"))
+
+
+def copied_from(stem: str) -> set[str]:
+    """The names (folded, as the tool matches names) a file stem may be a copy of: itself, and
+    itself with each copy mark taken off, one after another.
+
+    >>> sorted(copied_from("Copy of Ann (1)"))
+    ['ann', 'ann(1)', 'copyofann', 'copyofann(1)']
+    """
+    found, todo = set(), [stem.strip()]
+    while todo:
+        name = todo.pop()
+        if name and fold(name) not in found:
+            found.add(fold(name))
+            todo += [m[1].strip() for mark in _COPY_MARKS if (m := mark.fullmatch(name))]
+    return found
 
 
 def _lock_owner(path: Path) -> str | None:
@@ -183,7 +205,8 @@ class XlsxBook(XlsxEditing):
 
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
-              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {}) -> None:
+              hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {},
+              remove: Collection[str] = ()) -> None:
         """`Book.write`; `shown` is not used: a tab changed is a part of the file written anew,
         which costs no request."""
         for name in [*tabs, *append]:
@@ -202,10 +225,10 @@ class XlsxBook(XlsxEditing):
             with self._opening():
                 data = self.path.read_bytes()
         try:
-            out = self._edit(data, whole, looks, grow, layouts, protect, hidden)
+            out = self._edit(data, whole, looks, grow, layouts, protect, hidden, remove)
         except _Unsupported:
             try:
-                out = self._edit(self._normalized(data), whole, looks, grow, layouts, protect, hidden)
+                out = self._edit(self._normalized(data), whole, looks, grow, layouts, protect, hidden, remove)
             except _Unsupported as e:  # openpyxl's own output: not expected
                 raise BookError(f"cannot write {self.path}: its content is not understood ({e}); open it in a "
                                 "spreadsheet program and save it as .xlsx, or restore a copy") from None
@@ -283,10 +306,42 @@ class XlsxBackend:
         return XlsxBook(self.folder / ref, ref, self.cell_limit)
 
     def book(self, role: str) -> XlsxBook:
+        """The book for `role`; refused while a stray copy of it lies beside it (`strays`): the
+        tool cannot tell which holds what the player typed, and after a resolve it would be late
+        to ask, so a host moves one file rather than undoing a round."""
         book = self._book(role)
+        strays = self.strays(role)
+        if strays:
+            files = ", ".join(strays)
+            what = (f"{files} {'lies' if len(strays) == 1 else 'lie'} beside {book.ref}, {book_of(role)}, which "
+                    "is the only file read" if book.path.exists() else f"{book.ref}, {book_of(role)}, is missing "
+                    f"and {files} {'lies' if len(strays) == 1 else 'lie'} in its place")
+            raise BookError(f"{what}: if {files} holds what was typed for {role.partition(':')[2] or role}, save it "
+                            f"as {book.ref} (an .xlsx file, replacing the old one); otherwise remove it; then run "
+                            "again. Nothing was read or written")
         if not book.path.exists():
             raise BookError(f"no book for {role!r}: {book.path} does not exist")
         return book
+
+    def strays(self, role: str) -> list[str]:
+        """Files beside a role's book whose name is its name copied ("Ann (1).xlsx", "Copy of
+        Ann.xlsx", "ann.xlsx") or saved as another kind of spreadsheet ("Ann.ods"); another
+        book of the game is none. Paths relative to the folder."""
+        book = self._book(role)
+        folder = book.path.parent
+        if ":" not in role or not folder.is_dir():
+            return []
+        books = {self._book(r).path.name for r in self._refs} | {book.path.name}
+        name = fold(book.path.stem)
+        out = []
+        for path in sorted(folder.iterdir()):
+            if (path.name in books or path.name.startswith((".", "~$")) or path.suffix.lower() not in SPREADSHEETS
+                    or name not in copied_from(path.stem) or not path.is_file()):
+                continue
+            if book.path.exists() and path.samefile(book.path):  # a file system ignoring case
+                continue
+            out.append(path.relative_to(self.folder).as_posix())
+        return out
 
     def create(self, role: str, title: str, readers: Sequence[str] = (), public: bool = False) -> XlsxBook:
         book = self._book(role)
@@ -306,9 +361,10 @@ class XlsxBackend:
         if self.folder.is_dir():
             for sub in sorted(self.folder.iterdir()):
                 if sub.is_dir() and sub.name.endswith("s"):  # players/, meadows/: role_file's <kind>s
-                    books += sorted(sub.glob("*.xlsx"))
+                    # Copies in other formats too: left there, one would stop the new game as a stray.
+                    books += sorted(p for p in sub.iterdir() if p.suffix.lower() in SPREADSHEETS)
         return [p.relative_to(self.folder).as_posix() for p in books
-                if p.is_file() and not p.name.startswith("~$")]  # ~$: Excel's lock files
+                if p.is_file() and not p.name.startswith(("~$", "."))]  # ~$, .~lock: programs' lock files
 
     def begin_new(self, key: str) -> bool:
         return False  # a book is first written by the commit (the host's) or after it

@@ -6,8 +6,8 @@ every other part is copied byte for byte, so a player's own submit tab, a tab th
 formulas, styles, comments, charts, protection and hidden state are kept exactly. Around them only
 a few things are edited as text: the sheet list in workbook.xml (new tabs, hidden state, the active
 tab), styles appended to styles.xml (existing style numbers never move), a tab's protection flag,
-which tab is selected, rows added at the end of a tab (`append`), and parts nothing refers to any
-more dropped. A book whose XML this editing does not know (prefixed element names, strict OOXML,
+which tab is selected, rows added at the end of a tab (`append`), tabs removed (`remove`), and parts
+nothing refers to any more dropped. A book whose XML this editing does not know (prefixed element names, strict OOXML,
 no styles part...) is first rewritten by openpyxl, then edited the same way (`_Unsupported`).
 """
 
@@ -51,7 +51,7 @@ class XlsxEditing:
 
     def _edit(self, data: bytes | None, whole: Mapping[str, list[list[object]]], looks: Mapping[str, TabLayout],
               grow: Mapping[str, pd.DataFrame], layouts: Mapping[str, TabLayout], protect: Mapping[str, bool],
-              hidden: Collection[str]) -> bytes:
+              hidden: Collection[str], remove: Collection[str] = ()) -> bytes:
         """The new content of the book file (see the module's doc)."""
         with self._opening():
             pkg = _Package(data)
@@ -59,15 +59,23 @@ class XlsxEditing:
             styles = _Styles(pkg, book)
             values = _Values(data, pkg, self.path) if data is not None else None
         try:
-            return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden)
+            return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden, remove)
         finally:
             if values is not None:
                 values.close()
 
     def _edited(self, pkg: _Package, book: _Workbook, styles: _Styles, values: _Values | None,
-                whole, looks, grow, layouts, protect, hidden) -> bytes:
+                whole, looks, grow, layouts, protect, hidden, remove) -> bytes:
         renders: dict[str, _Render] = {}
         appends: dict[str, tuple[_Sheet, int, list[list[object]]]] = {}
+        formulas_gone = False
+        removed = False
+        for name in [n for n in remove if n not in whole and n not in grow]:
+            if (sheet := book.find(name)) is not None:
+                if pkg.has(sheet.part):
+                    formulas_gone |= bool(_FORMULA.search(pkg.get(sheet.part)))
+                book.remove(sheet)
+                removed = True
 
         def target(name: str) -> _Sheet:
             sheet = book.find(name)
@@ -105,7 +113,6 @@ class XlsxEditing:
                 locks[sheet.name] = on
 
         lists: _Lists | None = None
-        formulas_gone = False
 
         def render(job: _Render) -> None:
             nonlocal lists, formulas_gone
@@ -171,7 +178,7 @@ class XlsxEditing:
         if not book.sheets:
             render(_Render(book.add("info"), [], TabLayout(()), "info"))
         self._show_one(pkg, book)
-        if any(s.new for s in book.sheets):
+        if removed or any(s.new for s in book.sheets):
             self._untitled(pkg)
         book.save()
         styles.save()
