@@ -13,7 +13,8 @@ from sheets_host.watch import READS
 HISTORY = ("log", "archive", "snapshots")
 
 
-def test_a_watched_duel_reads_within_its_minute_and_an_idle_poll_reads_only_what_can_change():
+def test_a_watched_duel_reads_within_its_minute_and_an_idle_poll_reads_only_what_can_change(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # announcements go to ./sheets-host-out on Google
     duel = watch_duel(parts=4, fake=FakeGoogle())
     assert duel.parts == 4
     reads = [r for r in duel.requests if r.read]
