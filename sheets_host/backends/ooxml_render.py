@@ -38,10 +38,14 @@ def _number(value: object, style: Callable[[str | None], int]) -> tuple[str, int
     for kind in (datetime, date, time, timedelta):
         if isinstance(value, kind):
             if isinstance(value, date):
+                given = value
                 if isinstance(value, datetime) and value.tzinfo is not None:
-                    value = value.astimezone(UTC).replace(tzinfo=None)
-                if value.year < 1900:  # no spreadsheet holds a date before 1900
-                    return f' t="inlineStr"><is>{_text_xml(str(value))}</is>', None
+                    try:
+                        value = value.astimezone(UTC).replace(tzinfo=None)
+                    except OverflowError:  # before year 1 in UTC
+                        value = datetime.min
+                if value.year < 1900:  # no spreadsheet holds a date before 1900: its text as given
+                    return f' t="inlineStr"><is>{_text_xml(str(given))}</is>', None
                 moment = value if isinstance(value, datetime) else datetime(value.year, value.month, value.day)
                 # Day 1 is 1 January 1900, and Excel counts a 29 February 1900 that never was.
                 serial = (moment - datetime(1899, 12, 30)).total_seconds() / 86400 - (moment < _NO_LEAP_DAY)
