@@ -102,10 +102,11 @@ class Watch:
         self.need = 1
         self.owed = 0
         # The moments at which the open part's submit tabs must be read (`Game.boundaries`), as the
-        # last poll found them: every other read leaves room for those polls.
+        # last poll or close placed them: every other read leaves room for those polls.
         self.boundaries: list[datetime] = []
         # The host book as last read whole, kept while passes only poll a timed round and it stays
-        # as it was (`_session`); any other action of this watch, or a failure, drops it.
+        # as it was (`_session`); any other action of this watch (but a close, which reads it after
+        # the resolve), or a failure, drops it.
         self.known: Session | None = None
         self.recorded: set[tuple[str, int, str]] = set()  # steps this watch recorded, as `steps_done` gives them
 

@@ -1,6 +1,7 @@
 """`watch` on a timed duel on the fake Google API (issue 25): within 30 reads in any minute, so two
 duels fit one account's 60; a poll where nobody typed reads the submit tabs and only the host
-book's small tabs; a row typed is still stamped at the next poll. The whole duel is
+book's small tabs; a row typed is still stamped at the next poll, and never after a moment that
+decides what counts (a window's end, a reserve period's) it was typed before. The whole duel is
 `sheets-host bench spirit-chain --google --watch`."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from datetime import datetime, timedelta
 from sheets_host import engine
 from sheets_host.backends import match_tab
 from sheets_host.backends.gsheets import spreadsheet_id
-from sheets_host.bench_watch import START, most_in_a_minute, watch_duel
+from sheets_host.bench_watch import START, most_in_a_minute, stamp_delays, watch_duel
 from sheets_host.fake_google import FakeGoogle, fake_backend
 from sheets_host.host import parse_time, stamp
 from sheets_host.play import bot_names
@@ -35,6 +36,10 @@ def test_a_watched_duel_reads_within_its_minute_and_an_idle_poll_reads_only_what
         assert ranges and not any(tab in rng for rng in ranges for tab in HISTORY), ranges
         assert r.call.reply_size < whole / 4
 
+    # None is stamped after a moment that decides what counts and that it was typed before.
+    assert not any(b is not None and at + timedelta(seconds=d) > b
+                   for (_, at), b, d in zip(duel.typed, duel.decides, stamp_delays(duel)))
+
     # Each row typed is stamped by the first poll of its player's book after it.
     assert len(duel.typed) >= 6
     for player, at in duel.typed:
@@ -44,10 +49,12 @@ def test_a_watched_duel_reads_within_its_minute_and_an_idle_poll_reads_only_what
 
 
 def test_a_row_typed_just_before_the_window_ends_is_stamped_by_a_poll_at_its_end():
-    """Ada types 1 s before the Auction's 75 s window ends, the regular poll due seconds after it;
-    Blaise 1 s after the end. Every request takes 0.3 s of the fake clock, so a stamp taken when
-    the stamp is written would be later than the poll that saw the row. Ada's row is stamped at
-    the end and counts within the window; Blaise's is after it and costs a reserve period."""
+    """Ada types 1 s before the Auction's 75 s window ends, the regular poll due about 3 s after
+    the end (it was at 12:01:19 before the fix); Blaise 1 s after the end. Each of the watch's
+    requests takes 0.3 s of the fake clock, so a stamp taken once the stamp's own reads are done
+    would be later than the poll that saw the row. Ada's row is stamped at the end and counts
+    within the window; Blaise's is after it and costs a reserve period; each is stamped once (a
+    watch started again writes none); no 60 s holds more than 30 of the watch's reads."""
     now = [START]
     fake = FakeGoogle()
     reads: list[datetime] = []
