@@ -48,6 +48,7 @@ class Duel:
     parts: int  # phase parts resolved
     lines: list[str]  # what watch said
     typed: list[tuple[str, datetime]]  # who typed a submission, when
+    decides: list[datetime | None]  # for each, the first moment after it that decides what counts
 
 
 def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = None,
@@ -78,7 +79,7 @@ def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = 
     rng = random.Random(seed)
     due: dict[str, datetime] = {}  # player -> when they type this part
     seen = -1  # the commit whose part the bots are typing
-    resolved, typed = 0, []
+    resolved, typed, decides = 0, [], []
     while True:
         version = read_commit(_tab(fake, host, ENGINE_TAB)).version
         if version != seen and all(delivered(_tab(fake, sid, ENGINE_TAB)) >= version for sid in books.values()):
@@ -88,6 +89,10 @@ def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = 
             if now[0] >= at:
                 _type(fake, books[player], session, player, seed)
                 typed.append((player, at))
+                record = session.open_round  # None once the duel is over
+                opened = parse_time(record["opened at"], "opened at") if record else None
+                decides.append(min((b for b in session.game.boundaries(session.state, player, opened) if b >= at),
+                                   default=None) if opened else None)
                 del due[player]
         counting[0] = True
         wake = watch.step()
@@ -99,7 +104,7 @@ def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = 
         now[0] = max(wake, now[0] + timedelta(seconds=1))
     requests = [Request(at, call, roles.get(call.sid or "", "other"))
                 for (at, counted), call in zip(times, fake.requests) if counted]
-    return Duel(requests, resolved, lines, typed)
+    return Duel(requests, resolved, lines, typed, decides)
 
 
 def _tab(fake: FakeGoogle, sid: str, name: str):
@@ -155,8 +160,11 @@ def run(parts: int | None = None, seed: int = 1) -> dict[str, Any]:
     delays = stamp_delays(duel)
     return {"game": "spirit-chain", "parts": duel.parts, "seed": seed, **per_minute(duel.requests),
             "largest_reply_bytes": max((r.call.reply_size for r in duel.requests), default=0),
+            "typed": len(duel.typed),
             "mean_stamp_delay_seconds": round(sum(delays) / max(len(delays), 1), 1),
-            "max_stamp_delay_seconds": max(delays, default=0)}
+            "max_stamp_delay_seconds": max(delays, default=0),
+            "stamped_past_a_boundary": sum(b is not None and at + timedelta(seconds=d) > b
+                                           for (_, at), b, d in zip(duel.typed, duel.decides, delays))}
 
 
 def stamp_delays(duel: Duel) -> list[float]:
@@ -179,4 +187,6 @@ def report_lines(data: dict) -> list[str]:
             f"  bytes a minute: {data['max_bytes']:,} at most, {data['mean_bytes']:,} on average "
             f"(largest answer {data['largest_reply_bytes']:,})",
             f"  a row typed is stamped {data['mean_stamp_delay_seconds']} s later on average, "
-            f"{data['max_stamp_delay_seconds']:.0f} s at most"]
+            f"{data['max_stamp_delay_seconds']:.0f} s at most; {data['stamped_past_a_boundary']} of "
+            f"{data['typed']} stamped after a moment that decides what counts (a window's end, a "
+            "reserve period's) they were typed before"]

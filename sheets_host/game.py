@@ -14,7 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -217,6 +217,17 @@ class Game(ABC, Generic[State, Submission]):
     def settled(self, state: State, player: str, rows: Sequence[SubmitRow], window: Window) -> datetime | None:
         """From when nothing `player` may still type changes what counts for them, under the
         game's time controls (`window.frozen`: now); None: the round's deadline decides."""
+        return None
+
+    def boundaries(self, state: State, player: str, opened: datetime) -> list[datetime]:
+        """The moments, in a round opened at `opened`, at which what `player` types changes what it
+        counts for under the game's time controls (a window's end, a reserve period's): `watch`
+        reads the submit tabs at each, so that a row typed before one is stamped no later."""
+        return []
+
+    def soonest_boundary(self, state: State) -> timedelta | None:
+        """The least time from a round's opening to its first boundary, for any round to come (None:
+        no round has any): from a close on, `watch` keeps room for a poll then."""
         return None
 
     def host_todo(self, state: State) -> list[str]:

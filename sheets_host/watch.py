@@ -13,8 +13,10 @@ One pass reads the host book and does what is due, in this order:
 4. **remind** the players before the deadline (`reminder hours` in the config, 24 and 1 by
    default), once each: a reminder whose moment came before the round opened is not sent;
 5. **check** every `check minutes`, so players see their status in their own book;
-6. in a game with time controls, **stamp** each row typed without a time with the moment this
-   pass first saw it (`Game.stamped_column`), reading the players' submit tabs every few seconds.
+6. in a game with time controls, **stamp** each row typed without a time with the moment of the
+   poll that first saw it (`Game.stamped_column`), reading the players' submit tabs every few
+   seconds and at each moment that decides what counts (`Game.boundaries`: a window's end, a
+   reserve period's), so that a row typed before one is stamped no later than it.
 
 It then sleeps until the next thing is due. Everything a restart needs is in the host book: the
 rounds tab says what is locked and resolved, and the `watch` tab what was posted, reminded and
@@ -25,9 +27,10 @@ so two watches, or a watch and the host, never resolve a round twice.
 Discord's webhooks cannot say whether a message was posted: a watch killed in the instant between
 Discord accepting a message and the host book recording it posts that message again.
 
-On Google Sheets watch sends at most `READS` read requests in any 60 s (the quota is 60 reads a
-minute per user: two games watched from one account fit), waiting for room before each pass and
-each command; a poll between commits reads the players' submit tabs and only the host book's
+On Google Sheets watch sends at most `READS` read requests in any 60 s (`watch_quota`: the quota
+is 60 reads a minute per user, two games watched from one account fit), waiting for room before
+each pass and each command, and leaving room for the polls at the moments that decide what counts
+(`Game.boundaries`); a poll between commits reads the players' submit tabs and only the host book's
 small tabs (`SMALL`), and the whole host book only once they changed. A request Google refuses
 for quota is retried by the client, and a command that still fails is retried later, waiting
 longer each time.
@@ -38,7 +41,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -56,84 +58,14 @@ from .host import Clock, Session, now_utc, open_session, parse_time, stamp
 from .post import Send, _discord, post, shown
 from .reading import submit_rows
 from .table import Column, TabSchema
+from .watch_quota import READS, Plan, Reads, plan
 
 WATCH = TabSchema("watch", (Column("round", "int", lo=1), Column("step"), Column("at"), Column("detail", optional=True)),
                   "What `watch` did (posted, reminded, stamped), so that a restart does nothing twice.")
-# Read requests one watched game may send in any 60 s: a hard cap, so that two games watched from
-# one account stay within Google's 60 reads a minute per user.
-READS = 30
-MINUTE = timedelta(minutes=1)
 # What a poll reads of the host book: what another command's commit or the host's edits change.
 SMALL = (ENGINE_TAB, "rounds", "config")
-CHECK_MINUTES = 5.0
-FASTEST_POLL = timedelta(seconds=3)
 BUSY_WAIT = timedelta(seconds=30)
 LONGEST_WAIT = timedelta(minutes=10)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How often watch checks and, in a timed round, reads the submit tabs; its reads a minute."""
-
-    check_every: timedelta
-    poll_every: timedelta
-    reads: float
-
-
-def plan(books: int, polled: int, check_minutes: float | None, quota: bool = True) -> Plan:
-    """A plan within `READS` reads a minute: a check reads every book (the host's, at most) and
-    takes at most half of them; a poll reads the `polled` players' books and the host book's
-    small tabs, leaving room for what a part adds: its close (a resolve reads every book but the
-    host's), the host book read whole after it, a stamp per player. Without a `quota` (xlsx) a
-    poll comes every `FASTEST_POLL`.
-
-    >>> plan(17, 0, None)  # 15 players
-    Plan(check_every=datetime.timedelta(seconds=300), poll_every=datetime.timedelta(seconds=3), reads=3.4)
-    >>> plan(17, 0, 0.5).check_every  # checking every 30 s would take 34 reads a minute
-    datetime.timedelta(seconds=68)
-    >>> round(plan(4, 2, None).poll_every.total_seconds(), 1)  # Spirit Chain's two duellists
-    7.8
-    """
-    minutes = max(check_minutes or CHECK_MINUTES, books / (READS / 2))
-    check_rate = books / minutes
-    poll = FASTEST_POLL
-    if polled and quota:
-        part = books + polled  # a part's close, the host book read whole after it, a stamp each
-        poll = max(poll, MINUTE * (polled + 1) / (READS - check_rate - part))
-    rate = check_rate + (polled + 1) / (poll / MINUTE) if polled else check_rate
-    return Plan(timedelta(minutes=minutes), poll, round(rate, 1))
-
-
-class Reads:
-    """The read requests of the last minute, each at the moment the pass that sent it ended (no
-    earlier than it was sent, so the cap holds). Counted by the backend; one that counts none
-    (xlsx) has no quota."""
-
-    def __init__(self, backend: Backend):
-        self.backend = backend
-        self.counted: int | None = getattr(backend, "reads", None)
-        self.at: list[datetime] = []
-
-    def note(self, now: datetime) -> None:
-        if self.counted is None:
-            return
-        made, self.counted = self.backend.reads - self.counted, self.backend.reads  # type: ignore[attr-defined]
-        self.at += [now] * made
-
-    def room(self, reads: int, now: datetime) -> datetime:
-        """The first moment from `now` when `reads` more keep every 60 s within `READS`.
-
-        >>> class B: reads = 0
-        >>> r, t = Reads(B()), datetime(2026, 1, 1)
-        >>> B.reads = 28; r.note(t); B.reads = 29; r.note(t + timedelta(seconds=10))
-        >>> r.room(1, t + timedelta(seconds=20)), r.room(2, t + timedelta(seconds=20))
-        (datetime.datetime(2026, 1, 1, 0, 0, 20), datetime.datetime(2026, 1, 1, 0, 1))
-        """
-        if self.counted is None:
-            return now
-        self.at = [t for t in self.at if t > now - MINUTE]
-        over = min(len(self.at) + reads - READS, len(self.at))
-        return now if over <= 0 else max(now, self.at[over - 1] + MINUTE)
 
 
 class _Wait(Exception):
@@ -169,8 +101,12 @@ class Watch:
         # for (a part's close), so that polls cannot starve it.
         self.need = 1
         self.owed = 0
+        # The moments at which the open part's submit tabs must be read (`Game.boundaries`), as the
+        # last poll or close placed them: every other read leaves room for those polls.
+        self.boundaries: list[datetime] = []
         # The host book as last read whole, kept while passes only poll a timed round and it stays
-        # as it was (`_session`); any other action of this watch, or a failure, drops it.
+        # as it was (`_session`); any other action of this watch (but a close, which reads it after
+        # the resolve), or a failure, drops it.
         self.known: Session | None = None
         self.recorded: set[tuple[str, int, str]] = set()  # steps this watch recorded, as `steps_done` gives them
 
@@ -197,7 +133,7 @@ class Watch:
         """Go on only if `reads` more fit the minute's quota (`READS`); else come back when they do,
         then owing `owed` (by default `reads`)."""
         self.budget.note(self.clock())  # this pass's reads so far count
-        at = self.budget.room(reads, self.clock())
+        at = self.budget.room(reads, self.clock(), self.boundaries, self.need)
         if at > self.clock():
             self.owed = reads if owed is None else owed
             raise _Wait(at)
@@ -208,7 +144,7 @@ class Watch:
             self._afford(self.need + owed, owed)
             wake = self._pass()
         except _Wait as e:  # nothing was done: the host book as last read stays right
-            return e.until
+            return min([e.until, *(b for b in self.boundaries if b > self.clock())])
         except BusyError as e:
             self.known = None
             self.say(f"{e}; trying again in {BUSY_WAIT.seconds} s")
@@ -244,6 +180,8 @@ class Watch:
         game = session.game
         timed = game.stamped_column(session.state) is not None
         self.known = session if timed else None
+        if not timed:
+            self.boundaries = []
         done = steps_done(session) | self.recorded
         last = session.last_resolved
         if last is not None and self.url and ("post", last["round"], last["resolved at"]) not in done:
@@ -276,7 +214,7 @@ class Watch:
             # A settled part needs no lock: nothing typed from now on can count.
             return self._close(session, number, name, record["status"] == "locked",
                                lock=settled is None or settled > now)
-        wake = [self.clock() + plan_.poll_every, *([settled] if settled else [])] if timed else []
+        wake = [self.clock() + plan_.poll_every, *([settled] if settled else []), *self.boundaries[:1]] if timed else []
         if deadline is not None:
             wake += [deadline, *self._remind(session, record, deadline, done)]
         elif self.last_check is None:
@@ -315,7 +253,11 @@ class Watch:
         self.say(f"{name}: posted ({done})")
 
     def _close(self, session: Session, number: int, name: str, locked: bool, lock: bool = True) -> datetime:
-        self._afford((self.books - 1) * (2 if lock and not locked else 1))
+        # The next part's boundaries are known once it opens: until then room is kept for a poll at
+        # the soonest its first may come, and the host book read after the resolve places them.
+        soonest = session.game.soonest_boundary(session.state)
+        self.boundaries = [self.clock() + soonest] if soonest is not None else []
+        self._afford((self.books - 1) * (2 if lock and not locked else 1) + 1)
         self.known = None
         try:
             if lock and not locked:
@@ -329,6 +271,8 @@ class Watch:
             return self.clock() + self._plan(session).check_every
         self.say(f"{report.name}: {report.action}" + (": the game is over" if report.over else ""))
         self.last_check = self.clock()  # the delivery just wrote every status tab
+        self.known = open_session(self.backend, self.clock)
+        self.boundaries = _opening_boundaries(self.known)
         return self.clock()
 
     def _remind(self, session: Session, record: Mapping[str, Any], deadline: datetime,
@@ -375,37 +319,48 @@ class Watch:
             self.last_counts = found
 
     def _poll(self, session: Session, record: Mapping[str, Any]) -> datetime | None:
-        """Stamp the rows typed without a time; when every player's submission is settled."""
+        """Stamp the rows typed without a time with this poll's moment; when every player's
+        submission is settled. Notes the moments at which the submit tabs must be read again."""
         game, state = session.game, session.state
+        at = self.clock()  # taken before the read: a row it sees was typed by then
         read = _submit_tabs(session)
         if any(delivered(tabs.get(ENGINE_TAB)) < session.commit.version for tabs in read.values()):
             # A delivery a crash interrupted: the tabs may still hold the last round. Check finishes it.
             self._check(game.round_name(record["round"]))
             return None
-        typed = [p for p, tabs in read.items() if _unstamped(session, p, tabs)]
-        if typed:
+        seen = {p: marks for p, tabs in read.items() if (marks := _unstamped(session, p, tabs))}
+        if seen:
             # The host book as the poll knew it stays right: a stamp changes no state.
-            self._afford(len(typed))
+            self._afford(len(seen))
             with self.backend.hold("watch"):
                 session = open_session(self.backend, self.clock)
                 again = session.open_round
                 if again is None or again["round"] != record["round"] or again["status"] != "open":
                     return None  # resolved meanwhile: the next pass sees it
-                fresh = _submit_tabs(session, typed)
-                self._stamp(session, fresh)
+                fresh = _submit_tabs(session, list(seen))
+                self._stamp(session, fresh, seen, at)
                 read.update(fresh)
-        window = Window(parse_time(record.get("opened at"), "rounds:opened at"), self.clock())
-        settled = []
+        opened = parse_time(record.get("opened at"), "rounds:opened at")
+        window = Window(opened, self.clock())
+        settled, boundaries = [], set()
         for player, tabs in read.items():
             rows = [r for tab in game.submit_tabs(state, player) for r in submit_rows(game, player, tab, tabs.get(tab.name))[0]]
-            settled.append(game.settled(state, player, rows, window))
+            mine = game.settled(state, player, rows, window)
+            settled.append(mine)
+            if mine is not None and opened is not None:  # those after it change nothing for this player
+                boundaries |= {b for b in game.boundaries(state, player, opened) if window.frozen < b <= mine}
+        self.boundaries = sorted(boundaries)
         return None if not settled or None in settled else max(settled)
 
-    def _stamp(self, session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]]) -> None:
+    def _stamp(self, session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]],
+               seen: Mapping[str, Mapping[str, list[tuple[int, int]]]], moment: datetime) -> None:
+        """Stamp with the poll's `moment` the rows it `seen` that `read` (again, the game held)
+        still shows without a time; one typed since waits for the next poll and its moment."""
         game, state = session.game, session.state
-        at, details = stamp(self.clock()), []
+        at, details = stamp(moment), []
         for player, tabs in read.items():
-            marks = _unstamped(session, player, tabs)
+            marks = {name: kept for name, rows in _unstamped(session, player, tabs).items()
+                     if (kept := [m for m in rows if m in seen.get(player, {}).get(name, ())])}
             if not marks:
                 continue
             stamped = {}
@@ -419,6 +374,8 @@ class Watch:
             session.backend.book(f"player:{player}").write(
                 stamped, shown={n: tabs[n] for n in stamped},
                 layouts={n: submit_layout(game, state, player, tab_of[n], d) for n, d in stamped.items()})
+        if not details:
+            return
         self._record(session.open_round["round"], "stamp", at, "; ".join(details))
         self.say(f"{game.round_name(session.open_round['round'])}: stamped {at} on " + "; ".join(details))
 
@@ -440,6 +397,15 @@ def steps_done(session: Session) -> set[tuple[str, int, str]]:
     except SheetsHostError:  # a damaged record is done again: post edits, a reminder is sent once more
         return set()
     return {(cells.text(r["step"]), r["round"], cells.text(r["at"])) for r in records}
+
+
+def _opening_boundaries(session: Session) -> list[datetime]:
+    """The open round's boundaries for every player, as it opens."""
+    record = session.open_round
+    opened = parse_time(record.get("opened at"), "rounds:opened at") if record else None
+    if opened is None:
+        return []
+    return sorted({b for p in session.players for b in session.game.boundaries(session.state, p, opened)})
 
 
 def _submit_tabs(session: Session, players: list[str] | None = None) -> dict[str, dict[str, pd.DataFrame]]:

@@ -49,5 +49,6 @@ def test_bench_watch_prints_reads_and_bytes_a_minute_of_a_watched_duel():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["parts"] == 2 and 0 < data["max_reads"] <= 30 and data["mean_bytes"] > 0
+    assert data["typed"] and data["stamped_past_a_boundary"] == 0
     refused = runner.invoke(app, ["bench", "wind-guide-me", "--watch"])
     assert refused.exit_code == 2 and "plays spirit-chain" in refused.output

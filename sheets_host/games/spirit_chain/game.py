@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pandas as pd
@@ -67,6 +67,12 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
     def settled(self, state: SpiritChainState, player: str, rows: Sequence[SubmitRow],
                 window: Window) -> datetime | None:
         return read.settled(state, player, rows, window)
+
+    def boundaries(self, state: SpiritChainState, player: str, opened: datetime) -> list[datetime]:
+        return read.boundaries(state, player, opened)
+
+    def soonest_boundary(self, state: SpiritChainState) -> timedelta | None:
+        return read.soonest_boundary(state)
 
     def default(self, state: SpiritChainState, player: str) -> SpiritChainSubmission:
         return blank(state.phase)

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ... import cells
 from ...cells import CellError, Problem, SubmitRow
@@ -78,6 +78,17 @@ def settled(state: SpiritChainState, player: str, rows: Sequence[SubmitRow], win
     moves = (_read_row(state, seat, row, window, True, []) for row in rows)
     times = [stamp or window.frozen for stamp, move in moves if move is not None]
     return clock.settled(times, window.opened, state.reserve[seat])
+
+
+def boundaries(state: SpiritChainState, player: str, opened: datetime) -> list[datetime]:
+    seat = state.seat(player)
+    if not state.must_answer(seat):  # their latest row counts whenever it came
+        return []
+    return state.clock.boundaries(opened, state.reserve[seat])
+
+
+def soonest_boundary(state: SpiritChainState) -> timedelta | None:
+    return min((c.window for c in state.rules.clocks.values() if c.window is not None), default=None)
 
 
 def _read_row(state: SpiritChainState, seat: Seat, row: SubmitRow, window: Window, timed: bool,

@@ -100,6 +100,20 @@ class TimeControls:
         late = [t for t in times if deadline < t <= deadline + reserve * self.period]
         return min(late) if late else deadline + reserve * self.period
 
+    def boundaries(self, opened: datetime, reserve: int) -> list[datetime]:
+        """The moments at which what a row counts for changes: the window's end (a row at it is
+        within), then the end of each reserve period (a row in one costs the periods begun, and
+        one after the last is too late). Between two of them a row made sooner or later counts the
+        same, so `watch` stamps fairly if it reads the submit tabs at each.
+
+        >>> opened = datetime(2026, 11, 23, 18, 0, tzinfo=timezone.utc)
+        >>> [f"{t:%M:%S}" for t in TimeControls(timedelta(seconds=30), timedelta(seconds=30)).boundaries(opened, 2)]
+        ['00:30', '01:00', '01:30']
+        """
+        if self.window is None:
+            return []
+        return [opened + self.window + k * self.period for k in range(reserve + 1)]
+
     def periods(self, overtime: timedelta) -> int:
         """Whole reserve periods begun by `overtime`.
 
