@@ -8,14 +8,16 @@ answers).
 from __future__ import annotations
 
 import random
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from . import engine
 from .backends import ENGINE_TAB, match_tab
-from .backends.gsheets import spreadsheet_id
+from .backends.gsheets import GoogleBackend, spreadsheet_id
 from .delivery import delivered, submit_frames
 from .fake_google import Call, FakeGoogle, fake_backend
 from .game import rng_for
@@ -54,7 +56,11 @@ class Duel:
 def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = None,
                fake: FakeGoogle | None = None) -> Duel:
     """Play a Spirit Chain duel under `watch`: the first `parts` phase parts, or all of it."""
-    fake = fake or FakeGoogle(keep_bodies=False)
+    with tempfile.TemporaryDirectory() as out:  # announcements and pictures: not in the caller's folder
+        return _duel(Path(out), parts, seed, settings, fake or FakeGoogle(keep_bodies=False))
+
+
+def _duel(out: Path, parts: int | None, seed: int, settings: dict | None, fake: FakeGoogle) -> Duel:
     now = [START]
     counting = [False]
     times: list[tuple[datetime, bool]] = []
@@ -63,19 +69,19 @@ def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = 
     def clock() -> datetime:
         return now[0]
 
-    creator, _ = fake_backend("", fake=fake)
+    creator = _backend(out, "", fake=fake)
     creator.clock = clock
     engine.new_game(creator, "spirit-chain", bot_names(2), seed, settings=settings or {}, clock=clock)
     host = creator.book("host").id
     roles = {spreadsheet_id(ref): role for role, ref in creator.refs().items()}
     books = {role.split(":", 1)[1]: sid for sid, role in roles.items() if role.startswith("player:")}
-    watcher, _ = fake_backend(host, fake=fake)
+    watcher = _backend(out, host, fake=fake)
     watcher.clock = clock
     lines: list[str] = []
     ids = iter(range(1, 10**9))
     watch = Watch(watcher, "https://discord.invalid/api/webhooks/1/a", clock, say=lines.append,
                   send=lambda address, message, message_id: message_id or f"{next(ids)}")
-    typist, _ = fake_backend(host, fake=fake)
+    typist = _backend(out, host, fake=fake)
     rng = random.Random(seed)
     due: dict[str, datetime] = {}  # player -> when they type this part
     seen = -1  # the commit whose part the bots are typing
@@ -105,6 +111,13 @@ def watch_duel(parts: int | None = None, seed: int = 1, settings: dict | None = 
     requests = [Request(at, call, roles.get(call.sid or "", "other"))
                 for (at, counted), call in zip(times, fake.requests) if counted]
     return Duel(requests, resolved, lines, typed, decides)
+
+
+
+def _backend(out: Path, host: str, fake: FakeGoogle) -> GoogleBackend:
+    backend, _ = fake_backend(host, fake=fake)
+    backend.output_dir = lambda: out
+    return backend
 
 
 def _tab(fake: FakeGoogle, sid: str, name: str):

@@ -32,6 +32,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=seconds, reverse=True)  # stable: the others keep their order
 
 
+@pytest.fixture(autouse=True)
+def _own_folder(tmp_path_factory, monkeypatch):
+    """Every test runs in a folder of its own: what a command writes where it is run (Google's
+    `sheets-host-out/`, a webhook file looked up there) never lands in the checkout or another test."""
+    monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
+
+
 def fixed_clock() -> datetime:
     return FIXED
 
