@@ -5,7 +5,7 @@ unchanged: the tests use it, and so does ``sheets-host bench --google``, which c
 and bytes a whole game sends. It keeps what our code relies on: user-entered values typed as Google
 types them (``stringValue '=x'`` stays a string, ``formulaValue`` is a formula), ``spreadsheets.get``
 with grid data, ``ranges`` and ``fields`` masks (cells' entered, effective and formatted values and
-formats), formats, notes, dropdowns, frozen rows and column widths, ``appendCells``, whole-range
+formats), formats, notes, dropdowns, frozen rows, column widths and row heights, ``appendCells``, whole-range
 ``updateCells`` clearing, "exceeds grid limits" errors, atomic batch updates with Google's
 refusals and the spreadsheet (grid data included when asked) in their reply
 (`sheets_host.fake_google_batch`), developer metadata of the whole spreadsheet, hidden sheets, and
@@ -185,6 +185,10 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
     def widths(self, sid: str, tab: str) -> dict[int, int]:
         """Column index -> pixel width, for the columns whose width was set."""
         return dict(self.files[sid].sheet(tab).widths)
+
+    def heights(self, sid: str, tab: str) -> dict[int, int]:
+        """Row -> pixelSize of the rows given a height."""
+        return dict(self.files[sid].sheet(tab).heights)
 
     def hidden(self, sid: str, tab: str) -> bool:
         return self.files[sid].sheet(tab).hidden

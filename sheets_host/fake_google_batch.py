@@ -103,6 +103,7 @@ class BatchUpdates:
         _check_frozen(sheet)
         sheet.cells = {(r, c): v for (r, c), v in sheet.cells.items() if r < sheet.rows and c < sheet.cols}
         sheet.widths = {c: w for c, w in sheet.widths.items() if c < sheet.cols}
+        sheet.heights = {r: h for r, h in sheet.heights.items() if r < sheet.rows}
         return {}
 
     def _do_updateCells(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
@@ -177,16 +178,18 @@ class BatchUpdates:
     def _do_updateDimensionProperties(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
         span = args.get("range", {})
         sheet = sheet_by_id(sheets, span.get("sheetId", 0))
-        if span.get("dimension") != "COLUMNS" or args.get("fields") != "pixelSize" or args.get("properties", {}).keys() != {"pixelSize"}:
-            raise GoogleError(400, f"fake: only column widths (pixelSize) can be updated, not {args}")
-        start, end = span.get("startIndex", 0), span.get("endIndex", sheet.cols)
-        if not 0 <= start < end <= sheet.cols:
-            raise GoogleError(400, f"Invalid dimension range {start}:{end} for a sheet of {sheet.cols} columns")
+        dimension = span.get("dimension")
+        if dimension not in ("COLUMNS", "ROWS") or args.get("fields") != "pixelSize" or args.get("properties", {}).keys() != {"pixelSize"}:
+            raise GoogleError(400, f"fake: only column widths and row heights (pixelSize) can be updated, not {args}")
+        count, sizes = (sheet.cols, sheet.widths) if dimension == "COLUMNS" else (sheet.rows, sheet.heights)
+        start, end = span.get("startIndex", 0), span.get("endIndex", count)
+        if not 0 <= start < end <= count:
+            raise GoogleError(400, f"Invalid dimension range {start}:{end} for a sheet of {count} {dimension.lower()}")
         size = args["properties"]["pixelSize"]
         if not isinstance(size, int) or size < 0:
             raise GoogleError(400, f"fake: bad pixelSize {size!r}")
-        for c in range(start, end):
-            sheet.widths[c] = size
+        for i in range(start, end):
+            sizes[i] = size
         return {}
 
     def _do_insertDimension(self, sheets: list[FakeSheet], args: dict[str, Any]) -> dict[str, Any]:
@@ -203,6 +206,7 @@ class BatchUpdates:
             if fmt:
                 for r in range(start, end):
                     sheet.cells[(r, c)] = {"userEnteredFormat": copy.deepcopy(fmt)}
+        sheet.heights = {r + count if r >= start else r: h for r, h in sheet.heights.items()}
         sheet.rows += count
         return {}
 
@@ -215,6 +219,7 @@ class BatchUpdates:
         count = end - start
         sheet.cells = {(r - count if r >= end else r, c): cell for (r, c), cell in sheet.cells.items()
                        if not start <= r < end}
+        sheet.heights = {r - count if r >= end else r: h for r, h in sheet.heights.items() if not start <= r < end}
         sheet.rows -= count
         return {}
 

@@ -97,7 +97,7 @@ def grid_data(sheet: FakeSheet, r0: int, c0: int, r1: int, c1: int, cell_mask: M
     if rows:
         data["rowData"] = rows
     if row_metadata:
-        data["rowMetadata"] = [{"pixelSize": DEFAULT_HEIGHT} for _ in range(r0, r1)]
+        data["rowMetadata"] = [{"pixelSize": sheet.heights.get(r, DEFAULT_HEIGHT)} for r in range(r0, r1)]
     if column_metadata:
         data["columnMetadata"] = [{"pixelSize": sheet.widths.get(c, DEFAULT_WIDTH)} for c in range(c0, c1)]
     return data

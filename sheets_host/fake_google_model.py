@@ -33,6 +33,7 @@ class FakeSheet:
     hidden: bool = False
     frozen_rows: int = 0
     widths: dict[int, int] = field(default_factory=dict)  # column -> pixelSize, where set
+    heights: dict[int, int] = field(default_factory=dict)  # row -> pixelSize, where set
 
 
 @dataclass
@@ -56,7 +57,7 @@ GridPart = tuple[FakeSheet, int, int, int, int]  # sheet, r0, c0, r1, c1 (0-base
 
 def snapshot(sheets: list[FakeSheet]) -> list[FakeSheet]:
     """Copies of `sheets` that a batch can change and throw away (cells are replaced, not changed)."""
-    return [replace(s, cells=dict(s.cells), protected=[dict(p) for p in s.protected], widths=dict(s.widths))
+    return [replace(s, cells=dict(s.cells), protected=[dict(p) for p in s.protected], widths=dict(s.widths), heights=dict(s.heights))
             for s in sheets]
 
 

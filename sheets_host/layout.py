@@ -16,7 +16,7 @@ the game's colours) into a layout.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -34,6 +34,9 @@ NEXT_FILL: Colour = "D4EDDA"  # pale green: what the reader must do next
 MIN_WIDTH, MAX_WIDTH = 6, 60  # characters; a wider text wraps
 INPUT_ROWS = 30  # rows of a submit tab shaded and given dropdowns, beyond what it already holds
 TINT = 0.6  # how far a game's colour is mixed with white for a cell background (text stays readable)
+# Points: a line of the default font, the padding a row adds, and the height of a row of one line.
+# LibreOffice and Excel do not resize rows when opening a file, so a wrapped cell's row is given its height.
+LINE_POINTS, ROW_PADDING, DEFAULT_ROW_HEIGHT = 12.75, 2.25, 15.0
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class TabLayout:
     input_rows: int = 0
     fills: Mapping[tuple[int, int], Colour] = field(default_factory=dict)
     positional_fills: bool = False
+    heights: Mapping[int, float] = field(default_factory=dict)
 
     def rows(self, data_rows: int) -> int:
         """How many body rows the layout covers: the data, or the input area when larger."""
@@ -75,6 +79,22 @@ def tint(rgb: Sequence[int], amount: float = TINT) -> Colour:
     ('E7B2A9', '000000')
     """
     return "".join(f"{round(c + (255 - c) * amount):02X}" for c in rgb)
+
+
+def row_height(row: Iterable[tuple[object, float]]) -> float | None:
+    """The height in points a row needs for its wrapped cells, given as (value, column width in
+    characters): each line of a text takes ceil(length / (width - 1)) lines; None when one line
+    does (the default height).
+
+    >>> row_height([("a" * 30, 10), ("x", 10)]), row_height([("one\\ntwo", 20)]), row_height([("short", 20)])
+    (53.25, 27.75, None)
+    """
+    # Text as written (`cells.text` would fold its line breaks); anything else as shown.
+    lines = max((sum(max(1, math.ceil(len(line) / max(width - 1, 1)))
+                     for line in (v if isinstance(v, str) else cells.text(v)).split("\n"))
+                 for v, width in row if not cells.is_blank(v)), default=1)
+    height = lines * LINE_POINTS + ROW_PADDING
+    return height if height > DEFAULT_ROW_HEIGHT else None
 
 
 def _width(values: Sequence[object]) -> int:
@@ -123,7 +143,14 @@ def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, n
     for r, colour in highlight.items():
         for c in range(len(columns)):
             fills.setdefault((r + 1, c), colour)
-    return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=fills, positional_fills=bool(highlight))
+    wrapped = [c for c, column in enumerate(columns) if column.wrap]
+    heights = {}
+    for r, row in enumerate([list(frame.columns), *frame.itertuples(index=False, name=None)] if wrapped else []):
+        height = row_height((row[c], columns[c].width) for c in wrapped)
+        if height:
+            heights[r] = height
+    return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=fills, positional_fills=bool(highlight),
+                     heights=heights)
 
 
 def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str] = (),

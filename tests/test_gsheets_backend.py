@@ -525,6 +525,7 @@ def test_a_tab_written_without_a_layout_is_laid_out_and_a_rewrite_clears_the_old
     wide = frame([["a" * 80, 2.5]], ["story", "score"])
     book.write({"board": wide})
     assert fake.cell_data(book.id, "board", "A2")["userEnteredFormat"]["wrapStrategy"] == "WRAP"  # lay_out(frame)
+    assert fake.heights(book.id, "board")[1] == 37  # two lines of 12.75 pt and padding, in pixels
     assert fake.cell_data(book.id, "board", "B2")["userEnteredFormat"]["numberFormat"]["pattern"] == "#,##0.##"
     big = lay_out(wide, choices={"score": ["1", "2"]}, input_rows=9, palette={"a" * 80: "FF0000"})
     book.write({"board": wide}, layouts={"board": big})
@@ -536,6 +537,7 @@ def test_a_tab_written_without_a_layout_is_laid_out_and_a_rewrite_clears_the_old
     assert fake.cell_data(book.id, "board", "B10") == {} and "backgroundColor" not in fake.cell_data(
         book.id, "board", "A2")["userEnteredFormat"]
     assert fake.cell_data(book.id, "board", "B1") == {}  # the old header cell: value and format gone
+    assert set(fake.heights(book.id, "board").values()) == {21}  # the tall row back to the default
 
 
 def test_appended_rows_are_all_that_is_sent_and_tabs_grow_as_needed():

@@ -25,17 +25,19 @@ def batch(fake, since: int) -> list[dict]:
     return calls[0].body["requests"]
 
 
-def sheet_of(fake, sid: str) -> tuple[list[list[object]], dict, dict]:
-    """Values, backgrounds and number formats of tab "history", cell by cell."""
+def sheet_of(fake, sid: str) -> tuple[list[list[object]], dict, dict, list[int]]:
+    """Values, backgrounds and number formats of tab "history", cell by cell, and its rows' heights."""
     sheet = fake.files[sid].sheet("history")
     fills = {k: c["userEnteredFormat"].get("backgroundColor") for k, c in sheet.cells.items()
              if c.get("userEnteredFormat", {}).get("backgroundColor")}
     formats = {k: c["userEnteredFormat"].get("numberFormat") for k, c in sheet.cells.items()
                if c.get("userEnteredFormat", {}).get("numberFormat") and "userEnteredValue" in c}
-    return fake.values(sid, "history"), fills, formats
+    values = fake.values(sid, "history")
+    heights = fake.heights(sid, "history")
+    return values, fills, formats, [heights.get(r, 21) for r in range(len(values))]
 
 
-cell = st.one_of(st.none(), st.integers(-5, 30), st.sampled_from(["fire", "water", "Ann", "Bo", ""]))
+cell = st.one_of(st.none(), st.integers(-5, 30), st.sampled_from(["fire", "water", "Ann", "Bo", "", "a story " * 12]))
 row = st.lists(cell, min_size=3, max_size=3).filter(lambda r: any(v not in (None, "") for v in r))
 
 

@@ -108,6 +108,12 @@ def _inline_list(options: Sequence[str]) -> str | None:
     return f'"{joined}"'
 
 
+def _height_attrs(points: float | None) -> str:
+    """A <row>'s height attributes: LibreOffice and Excel keep a row's height on opening a file,
+    so a row of wrapped lines says how tall it is."""
+    return f' ht="{points:g}" customHeight="1"' if points else ""
+
+
 def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles,
             list_ref: Callable[[tuple[str, ...], str], str], protection: str | None) -> tuple[str, list[tuple[int, int, str]]]:
     """A worksheet's XML for `rows` (header first) laid out by `layout`, and its header notes as
@@ -166,7 +172,7 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
                 cells.append(_cell_xml(f"{letters[c]}{r}", value, s,
                                        lambda fmt, c=c, head=head, fill=fill or (shade if in_body else None): style(head, c, fill, fmt)))
         if cells:
-            out.append(f'<row r="{r}">{"".join(cells)}</row>')
+            out.append(f'<row r="{r}"{_height_attrs(layout.heights.get(r - 1))}>{"".join(cells)}</row>')
     notes = [(0, c, ILLEGAL_CHARACTERS_RE.sub("", col.note)) for c, col in enumerate(cols) if col.note]
     validations = []
     if body:

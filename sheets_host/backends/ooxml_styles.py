@@ -107,6 +107,11 @@ class _Styles:
             return None
         return next((code for code, n in [*_BUILTIN_FORMATS.items(), *self.formats.items()] if n == int(number)), None)
 
+    def wraps(self, s: int) -> bool:
+        """Whether cell format `s` wraps its text."""
+        xfs = self.items["cellXfs"]
+        return s < len(xfs) and re.search(r'<alignment\b[^>]*\bwrapText="(?:1|true)"', xfs[s]) is not None
+
     def like(self, s: int, number_format: str | None = None) -> int:
         """Cell format `s` (font, fill, borders, alignment, protection: how the cell above an
         appended row looks) with a number format the tool chose: `number_format` (a date's or a

@@ -17,7 +17,7 @@ import python_calamine
 
 from ..cells import column_letter, is_blank, whole_characters
 from ..errors import BookError
-from ..layout import MAX_WIDTH, MIN_WIDTH, ColumnLayout, TabLayout
+from ..layout import MAX_WIDTH, MIN_WIDTH, ColumnLayout, TabLayout, row_height
 from .ooxml import _ESCAPED, _attrs, _col_index, _Package, _set_attr, _Sheet, _split_ref, _Unsupported, _Workbook
 from .ooxml_render import _cell_xml
 from .ooxml_styles import _Styles
@@ -110,6 +110,7 @@ def _protected(text: str, on: bool) -> str | None:
     return text[:m.end()] + '<sheetProtection sheet="1" objects="1" scenarios="1"/>' + text[m.end():]
 
 
+DEFAULT_COLUMN_WIDTH = 8.43  # characters: a column without a <col> width
 _ROW_START = re.compile(r"<row\b[^>]*?/?>")
 _CELL = re.compile(r"<c\b[^>]*?(?:/>|>.*?</c>)", re.DOTALL)
 
@@ -148,6 +149,18 @@ def _cells(row_xml: str) -> dict[int, tuple[str, int]]:
     return out
 
 
+def _column_widths(text: str) -> dict[int, float]:
+    """A sheet's column widths from its <col> elements (0-based column -> characters)."""
+    out = {}
+    for tag in re.findall(r"<col\b[^>]*>", text):
+        a = _attrs(tag)
+        try:
+            out.update(dict.fromkeys(range(int(a["min"]) - 1, min(int(a["max"]), 16384)), float(a["width"])))
+        except (KeyError, ValueError):
+            continue  # a <col> without a width keeps the default
+    return out
+
+
 def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles: _Styles) -> str:
     """The sheet with `rows` written from row `after + 1` on; a new cell looks like the cell above
     it (not a header in row 1), or keeps its look (a shaded input row), with a number format the
@@ -160,18 +173,24 @@ def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles:
     split, tail = _tail_rows(inner, first)
     above = {c: s for c, (_, s) in _cells(next((x for r, x in tail if r == after), "")).items()} if after > 1 else {}
     existing = {r: x for r, x in tail if first <= r <= end}
+    widths = _column_widths(text)
     new_rows = []
     for i, values in enumerate(rows):
         r = first + i
         old_xml = existing.get(r, "")
         old = _cells(old_xml) if old_xml else {}
         row_cells = {c: x for c, (x, _) in old.items()}
+        wrapped = []
         for c, value in enumerate(values):
             look = old[c][1] if c in old else above.get(c, 0)
             row_cells[c] = _cell_xml(f"{column_letter(c)}{r}", value, styles.like(look),
                                      lambda fmt, look=look: styles.like(look, fmt))
+            if styles.wraps(look):
+                wrapped.append((value, widths.get(c, DEFAULT_COLUMN_WIDTH)))
         start = (_set_attr(re.match(r"<row\b[^>]*?(?=/?>)", old_xml)[0] + ">", "spans", None) if old_xml
                  else f'<row r="{r}">')
+        height = row_height(wrapped)
+        start = _set_attr(_set_attr(start, "ht", f"{height:g}" if height else None), "customHeight", "1" if height else None)
         new_rows.append(start + "".join(row_cells[c] for c in sorted(row_cells)) + "</row>")
     keep_after = "".join(x for r, x in tail if r > end)
     sheet_data = re.match(r"<sheetData\b[^>]*?(?=/?>)", data[0])[0] + ">"

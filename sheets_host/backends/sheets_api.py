@@ -19,6 +19,8 @@ LOCK = "sheets-host lock"
 NEW_TAB_ROWS, NEW_TAB_COLUMNS = 1000, 26
 # A column `width` characters wide, in pixels: about 7 a character in Sheets' default font, and padding.
 PIXELS_PER_CHARACTER, PADDING_PIXELS = 7, 10
+# A row's height: Google's default in pixels, and pixels a point (a layout's heights are in points).
+DEFAULT_ROW_PIXELS, PIXELS_PER_POINT = 21, 4 / 3
 LIST_LIMIT = 500  # the most items a dropdown is given
 PROPERTIES = ("properties(sheetId,title,gridProperties(rowCount,columnCount,frozenRowCount)),"
               "protectedRanges(protectedRangeId,description)")
@@ -210,7 +212,7 @@ def replace_tab(tabs: dict[str, Tab], title: str, rows: list[list[object]], layo
             "cell": {"userEnteredFormat": {"backgroundColor": color(INPUT_FILL)}},
             "fields": "userEnteredFormat.backgroundColor",
         }})
-    return out + _column_formats(tab, columns, covered)
+    return out + _column_formats(tab, columns, covered) + _row_heights(tab, layout, 0, tab.rows)
 
 
 def patch_tab(tab: Tab, before: Sequence[Sequence[object]], rows: list[list[object]],
@@ -254,7 +256,8 @@ def patch_tab(tab: Tab, before: Sequence[Sequence[object]], rows: list[list[obje
         data = [_row_data(rows[1 + i] if i < len(new) else [], 1 + i, layout, fills.get(1 + i, {})) for i in range(head, end)]
         out.append({"updateCells": {"range": {"sheetId": tab.sheet_id, "startRowIndex": 1 + head, "endRowIndex": 1 + end},
                                     "rows": data, "fields": WRITTEN_FIELDS}})
-    return out + _column_formats(tab, layout.columns, len(new))
+    heights = _row_heights(tab, layout, 0, 1) + (_row_heights(tab, layout, 1 + head, 1 + end) if end > head else [])
+    return out + _column_formats(tab, layout.columns, len(new)) + heights
 
 
 def _shown(row: Sequence[object]) -> list[str | None]:
@@ -331,6 +334,17 @@ def _column_formats(tab: Tab, columns: Sequence[ColumnLayout], body_rows: int) -
             "fields": "pixelSize",
         }})
     return out
+
+
+def _row_heights(tab: Tab, layout: TabLayout, start: int, end: int) -> list[dict[str, Any]]:
+    """The requests giving sheet rows [start, end) the layout's heights, the others the default
+    (a row that held wrapped text before may not now): one a run of rows of the same height."""
+    pixels = [round(layout.heights[r] * PIXELS_PER_POINT) if r in layout.heights else DEFAULT_ROW_PIXELS
+              for r in range(start, end)]
+    return [{"updateDimensionProperties": {
+        "range": {"sheetId": tab.sheet_id, "dimension": "ROWS", "startIndex": start + r0, "endIndex": start + r1},
+        "properties": {"pixelSize": size}, "fields": "pixelSize",
+    }} for r0, r1, size in runs(pixels, lambda size: size)]
 
 
 def append_rows(tab: Tab, rows: list[list[object]]) -> list[dict[str, Any]]:
