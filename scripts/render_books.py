@@ -45,12 +45,16 @@ def play(game_name: str, folder: Path, rounds: int, seed: int) -> list[str]:
     session = engine.open_session(backend)
     if not game.is_over(session.state):
         bots_submit(backend, session, seed + 1)
-        # One untidy row, so the first player's status shows how a problem looks.
-        book = backend.book(f"player:{names[0]}")
-        submit = book.read(["submit"])["submit"]
-        extra = pd.DataFrame([["no such thing"] + [None] * (len(submit.columns) - 1)], columns=submit.columns)
-        typed = pd.concat([submit, extra], ignore_index=True)
-        book.write({"submit": typed}, layouts={"submit": submit_layout(game, session.state, names[0], game.submit_tabs(session.state, names[0])[0], typed)})
+        # One untidy row in the first player's first submit tab (not always `submit`: the Academy's
+        # is `preferences` or an event's), so their status shows how a problem looks.
+        tabs = game.submit_tabs(session.state, names[0])
+        if tabs:
+            tab = tabs[0]
+            book = backend.book(f"player:{names[0]}")
+            submit = book.read([tab.name])[tab.name]
+            extra = pd.DataFrame([["no such thing"] + [None] * (len(submit.columns) - 1)], columns=submit.columns)
+            typed = pd.concat([submit, extra], ignore_index=True)
+            book.write({tab.name: typed}, layouts={tab.name: submit_layout(game, session.state, names[0], tab, typed)})
         engine.check(backend)
     return names
 
