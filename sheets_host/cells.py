@@ -374,6 +374,11 @@ class SubmitRow:
             return None
 
 
+def typed_cells(row: SubmitRow) -> list[tuple[str, str]]:
+    """A row's non-blank cells as text, by column: what two readings of it compare (any spacing)."""
+    return sorted((k, text(v)) for k, v in row.values.items() if not is_blank(v))
+
+
 def lines_of(prefix: str, items: Sequence[str], width: int = 200) -> list[str]:
     """`prefix` and the items comma-separated, ending with a full stop, over as many lines as keep
     each within `width` characters (an instruction a status cell shows whole, however many items).

@@ -49,10 +49,6 @@ def fixed_inputs(game: Game, config: Mapping[str, Any], data: Mapping[str, Seque
             "data": {tab.name: _plain(data.get(tab.name, [])) for tab in game.data_tabs}}
 
 
-def _cells(row: SubmitRow) -> list:
-    return sorted((k, cells.text(v)) for k, v in row.values.items() if not cells.is_blank(v))
-
-
 def _hash(value: object, size: int) -> str:
     return hashlib.sha256(json.dumps(value).encode("utf-8", "backslashreplace")).hexdigest()[:size]
 
@@ -71,7 +67,7 @@ def attempt_digest(rows: Mapping[str, Sequence[SubmitRow]]) -> str:
     >>> digest.split("#")[0], digest == attempt_digest({"Ann": [SubmitRow("Ann", 2, ["site"], {"site": "3"})]})
     ('1 row ', True)
     """
-    keyed = [(key, _cells(row)) for key, row in _keyed(rows)]
+    keyed = [(key, cells.typed_cells(row)) for key, row in _keyed(rows)]
     columns = sorted({k for _, values in keyed for k, _ in values})
     detail = {"row": "".join(_hash([key, values], 4) for key, values in keyed),
               "column": {c: _hash([[key, dict(values).get(c)] for key, values in keyed], 4) for c in columns}}
@@ -89,7 +85,7 @@ def _edits(kept: str, rows: Mapping[str, Sequence[SubmitRow]], archive_row: Call
         then_columns = detail["column"]
     except (ValueError, KeyError, TypeError):  # a digest kept before rows were fingerprinted one by one
         return None, None, ""
-    keyed = [(key, row, _cells(row)) for key, row in _keyed(rows)]
+    keyed = [(key, row, cells.typed_cells(row)) for key, row in _keyed(rows)]
     now_rows = [_hash([key, values], 4) for key, _, values in keyed]
     changed = [(key, row) for (key, row, _), digest in zip(keyed, now_rows) if digest not in then_rows]
     columns = sorted({k for *_, values in keyed for k, _ in values} | set(then_columns))

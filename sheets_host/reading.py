@@ -178,8 +178,7 @@ def unaccounted(game: Game, state: Any, player: str, book: Mapping[str, pd.DataF
 
 
 def _cells(rows: Sequence[SubmitRow]) -> list:
-    return sorted((r.tab or "", r.row, sorted((k, cells.text(v)) for k, v in r.values.items() if not cells.is_blank(v)))
-                  for r in rows)
+    return sorted((r.tab or "", r.row, cells.typed_cells(r)) for r in rows)
 
 
 def same_rows(a: Sequence[SubmitRow], b: Sequence[SubmitRow]) -> bool:
