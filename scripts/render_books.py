@@ -26,21 +26,26 @@ from sheets_host import engine
 from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.delivery import submit_layout
 from sheets_host.games import get_game, names as game_names
-from sheets_host.play import bot_names, bots_submit
+from sheets_host.play import bot_names, bots_submit, host_types
 
 
-def play(game_name: str, folder: Path, rounds: int, seed: int) -> list[str]:
-    """A game `rounds` rounds in, the next round's submissions checked; returns the players."""
+def play(game_name: str, folder: Path, rounds: int | None, seed: int) -> list[str]:
+    """A game `rounds` rounds in (None: to its end), the next round's submissions checked; returns
+    the players."""
     game = get_game(game_name)
     backend = XlsxBackend(folder)
     names = bot_names(game.default_players or game.max_players)
     engine.new_game(backend, game.name, names, seed, settings={"first deadline": "2030-01-01 18:00",
                                                                  "round hours": 24})
-    for _ in range(rounds):
+    played = 0
+    while rounds is None or played < rounds:
+        played += 1
         session = engine.open_session(backend)
         if game.is_over(session.state):
             break
         bots_submit(backend, session, seed)
+        if host_types(backend, session, seed):  # what the host types (an event hosted by hand)
+            session = engine.open_session(backend)
         engine.resolve(backend, early=True)
     session = engine.open_session(backend)
     if not game.is_over(session.state):
@@ -69,7 +74,12 @@ def split(book: Path, into: Path) -> list[Path]:
         for other in [ws for ws in wb.worksheets if ws.title != name]:
             wb.remove(other)
         wb.active = 0
-        wb[name].sheet_state = "visible"
+        ws = wb[name]
+        ws.sheet_state = "visible"
+        # One page wide, as many long as it takes, as a player scrolls it on a screen.
+        ws.page_setup.orientation = "landscape"
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
         path = into / f"{book.stem}-{i:02d}-{name.replace(' ', '_')}.xlsx"
         wb.save(path)
         copies.append(path)
@@ -80,7 +90,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("game", choices=game_names())
     parser.add_argument("--out", type=Path, default=Path("gallery"))
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=2, help="rounds resolved before the mid-game books")
+    parser.add_argument("--stage", choices=["mid", "end", "both"], default="both",
+                        help="mid-game books, end-of-game books (the game played to its end), or both")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
@@ -89,12 +101,24 @@ def main() -> int:
         print("LibreOffice and poppler are needed: install libreoffice-calc-nogui and poppler-utils (Debian) "
               "and run again", file=sys.stderr)
         return 1
-    out = args.out / args.game
-    out.mkdir(parents=True, exist_ok=True)
+    stages = {"mid": args.rounds, "end": None}
+    for stage in (["mid", "end"] if args.stage == "both" else [args.stage]):
+        out = args.out / args.game / stage
+        out.mkdir(parents=True, exist_ok=True)
+        if render(args.game, stages[stage], args.seed, out, soffice, pdftoppm):
+            return 1
+        for png in sorted(out.glob("*.png")):
+            print(png)
+    return 0
+
+
+def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pdftoppm: str) -> int:
+    """Plays the game and draws every visible tab of the host's, the public and the first player's
+    books into `out`; non-zero when LibreOffice fails."""
     with tempfile.TemporaryDirectory() as tmp:
         folder, pieces = Path(tmp) / "game", Path(tmp) / "pieces"
         pieces.mkdir()
-        names = play(args.game, folder, args.rounds, args.seed)
+        names = play(game, folder, rounds, seed)
         books = [folder / "host.xlsx", folder / "public.xlsx", folder / "players" / f"{names[0]}.xlsx"]
         copies = [c for b in books for c in split(b, pieces)]
         # Headless LibreOffice has no PNG export for sheets: PDF, then poppler's pdftoppm.
@@ -105,8 +129,6 @@ def main() -> int:
             return 1
         for pdf in sorted(pieces.glob("*.pdf")):
             subprocess.run([pdftoppm, "-png", "-r", "80", str(pdf), str(out / pdf.stem)], check=True)
-    for png in sorted(out.glob("*.png")):
-        print(png)
     return 0
 
 
