@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...cells import SubmitRow
 from ...game import Game, Outcome, Parsed, Window, rng_for
-from . import bots, read, rules, tabs, views
+from . import bots, read, rounds, tabs, views
 from .seating import seat_sites
 from .state import TITLE, WindState, WindSubmission
 
@@ -68,10 +68,10 @@ class WindGuideMe(Game[WindState, WindSubmission]):
 
     def resolve(self, state: WindState, submissions: Mapping[str, WindSubmission | None],
                 rng: random.Random) -> Outcome[WindState]:
-        return Outcome(self, *rules.play_round(state, submissions))
+        return Outcome(self, *rounds.play_round(state, submissions))
 
     def scores(self, state: WindState) -> dict[str, tuple[float, float, float]]:
-        return rules.scores(state)
+        return rounds.scores(state)
 
     def how_to_submit(self, state: WindState, player: str) -> list[str]:
         return views.how_to_submit(state, player)

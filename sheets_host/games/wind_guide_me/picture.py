@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...drawing import Canvas
-from . import rules
+from . import rounds, rules
 from .colours import (AXIS, BACKGROUND, FAILED_BG, FAILED_INK, FAILED_TEXT, FREE_FILL, INK, MUTED,
                       PLAYER_COLOURS, RING, STONE, STONE_TEXT, VECTOR)
 from .rules import position_angle
@@ -272,7 +272,7 @@ def draw_state(state: WindState) -> bytes:
     """The announcement's picture of `state`: what the public may see after the round just
     resolved; at the end every stone's power, the sites' vectors and the players' resultants."""
     over = state.over
-    act = rules.activations(state) if over else {}
+    act = rounds.activations(state) if over else {}
     views = []
     for n, seats in enumerate(state.sites, 1):
         board = state.boards[n]

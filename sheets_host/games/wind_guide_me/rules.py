@@ -1,8 +1,8 @@
 """Wind Guide Me's rules as pure functions over small values and the state (no books, no pandas).
 
 Each function carries the rule text's name for what it does: placing wind stones at a ritual
-site, fake stones disappearing, a round (`play_round`), a site's activation (collapse or vector),
-a player's score.
+site, fake stones disappearing, a site's activation (collapse or vector), a player's score;
+the round played on the whole state is `rounds.py`.
 
 >>> seats = ("Ann", "Bo", "Cy", "Di", "Ed")
 >>> placed = place_stones(seats, {}, [Request("Ann", 2, 3), Request("Cy", 2, 5)])
@@ -15,13 +15,9 @@ Cy's seat (3) is first clockwise from position 2, so Cy takes it; Ann's stone mo
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the state holds this module's values: it imports them, not the other way round
-    from .state import WindState, WindSubmission
 
 POSITIONS = 5
 MIN_POWER, MAX_POWER = 1, 7
@@ -139,69 +135,6 @@ def total_power(board: Mapping[int, Stone]) -> int:
     return sum(s.power for s in board.values())
 
 
-def play_round(state: WindState, submissions: Mapping[str, WindSubmission | None]) -> tuple[WindState, list[str]]:
-    """One round, every submission at once: the stones asking for each site are placed together
-    (`place_stones`); a player with no stone places nothing (a missed round). Fakes disappear at
-    the start of the last round, after the placing wherever their site holds 4 stones
-    (`fakes_disappear`), and at the end of the last round (the game is over). Returns the new
-    state and the host's log."""
-    r, log = state.round, []
-    last = r == state.settings.rounds
-    placed = list(state.placed)
-    if last:
-        placed = _fakes_gone(placed, r, lambda p: True, log, "at the start of the last round")
-    boards = {n: without_fakes(board) if last else board for n, board in state.boards.items()}
-    requests: dict[int, list[Request]] = {}
-    missed = list(state.missed)
-    for player in state.players:
-        submission = submissions.get(player)
-        if submission is None or submission.missed or not submission.stones:
-            missed.append((r, player))
-            log.append(f"{player} placed nothing: missed-round penalty")
-            continue
-        for s in submission.stones:
-            requests.setdefault(s.site, []).append(Request(player, s.position, s.power, False, s.from_hand))
-        if submission.fake:
-            f = submission.fake
-            requests.setdefault(f.site, []).append(Request(player, f.position, f.power, True, 0))
-    for site, site_requests in sorted(requests.items()):
-        before = boards[site]
-        after = place_stones(state.sites[site - 1], before, site_requests, r)
-        for position, stone in before.items():
-            if after.get(position) is not stone:  # a fake yielded to a real stone
-                placed = [Placed(p.site, p.position, p.stone, r)
-                          if (p.site, p.position, p.stone, p.gone) == (site, position, stone, 0) else p
-                          for p in placed]
-                log.append(f"site {site}: {stone.player}'s fake stone at position {position} yields")
-        for position, stone in sorted(after.items()):
-            if before.get(position) is not stone:
-                placed.append(Placed(site, position, stone))
-                kind = "fake stone" if stone.fake else "stone"
-                log.append(f"site {site}: {stone.player}'s {kind} of power {stone.power} asked for "
-                           f"position {stone.asked}, placed at {position}")
-        for request in site_requests:
-            if request.fake and not any(s.fake and s.player == request.player for s in after.values()):
-                log.append(f"site {site}: {request.player}'s fake stone found no room")
-        boards[site] = after
-    placed = _fakes_gone(placed, r, lambda p: p.position not in fakes_disappear(boards[p.site]), log,
-                         "its site holds 4 stones")
-    if last:
-        placed = _fakes_gone(placed, r, lambda p: True, log, "the game is over")
-    return replace(state, placed=tuple(placed), missed=tuple(missed)), log
-
-
-def _fakes_gone(placed: list[Placed], r: int, which: Callable[[Placed], bool], log: list[str],
-                why: str) -> list[Placed]:
-    """`placed` with every standing fake that `which` picks gone in round `r`, each logged."""
-    out = []
-    for p in placed:
-        if p.stone.fake and not p.gone and which(p):
-            log.append(f"site {p.site}: {p.stone.player}'s fake stone at position {p.position} disappears ({why})")
-            p = Placed(p.site, p.position, p.stone, r)
-        out.append(p)
-    return out
-
-
 @dataclass(frozen=True)
 class Activation:
     """A ritual site at the end of the game: failed (with why) or its vector."""
@@ -262,23 +195,6 @@ def score(vectors: Iterable[tuple[float, float]], penalty: float) -> float:
     minus penalties for missed rounds."""
     xs, ys = zip(*vectors) if vectors else ((), ())
     return math.hypot(sum(xs), sum(ys)) - penalty
-
-
-def activations(state: WindState) -> dict[int, Activation]:
-    """Every site's activation, from the stones standing at the end."""
-    return {n: activate(board, state.settings.collapse_over) for n, board in state.boards.items()}
-
-
-def scores(state: WindState) -> dict[str, tuple[float, float, float]]:
-    """player -> (distance, penalty, score), full precision."""
-    act = activations(state)
-    out = {}
-    for player in state.players:
-        vectors = [(act[n].x, act[n].y) for n in sorted(state.used_sites(player)) if not act[n].failed]
-        penalty = state.missed_rounds(player) * state.settings.missed_penalty
-        distance = score(vectors, 0.0)
-        out[player] = (distance, penalty, distance - penalty)
-    return out
 
 
 def light(stone: int, power: int) -> str | None:

@@ -14,7 +14,7 @@ import math
 import pandas as pd
 
 from ...layout import tint
-from . import colours, rules
+from . import colours, rounds, rules
 from .rules import POSITIONS
 from .state import TITLE, Kind, Player, Site, WindState, hand_text, numbers_text
 
@@ -102,7 +102,7 @@ def palette() -> dict[str, str]:
 
 def public_view(state: WindState) -> dict[str, pd.DataFrame]:
     over = state.over
-    act = rules.activations(state) if over else {}
+    act = rounds.activations(state) if over else {}
     rows = []
     for n, seats in enumerate(state.sites, 1):
         board = state.boards[n]
@@ -168,7 +168,7 @@ def announcement(before: WindState, after: WindState) -> str:
 
 
 def standings(state: WindState) -> pd.DataFrame:
-    scores = rules.scores(state)
+    scores = rounds.scores(state)
     final = {p: s for p, (_, _, s) in scores.items()}
     winners, lowest = rules.top_and_bottom(final)
     tokens = rules.tokens_of_life(winners)
@@ -194,8 +194,8 @@ def standings(state: WindState) -> pd.DataFrame:
 
 
 def summary(state: WindState) -> dict[str, float]:
-    act = rules.activations(state)
-    final = {p: s for p, (_, _, s) in rules.scores(state).items()}
+    act = rounds.activations(state)
+    final = {p: s for p, (_, _, s) in rounds.scores(state).items()}
     winners, _ = rules.top_and_bottom(final)
     return {"failed sites": sum(1 for a in act.values() if a.failed), "winning score": max(final.values()),
             "lowest score": min(final.values()), "tied winners": float(len(winners) > 1)}
