@@ -8,7 +8,8 @@ import pytest
 
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
-from sheets_host.games.magicians_market.state import Bid, Gift, MarketState
+from sheets_host.games.magicians_market.market import Bid, Gift
+from sheets_host.games.magicians_market.state import MarketState
 from sheets_host.play import bot_names, play_in_memory
 
 from .test_magicians_market_game import SIX, day, gen, new, records

@@ -12,7 +12,7 @@ from sheets_host.table import TEMPLATES
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
 from sheets_host.games.magicians_market.rules import Sale
-from sheets_host.games.magicians_market.state import Bid, Gift, MarketSubmission
+from sheets_host.games.magicians_market.market import Bid, Gift, MarketSubmission
 from sheets_host.play import bot_names, play_in_memory
 
 HEADER = ["action", "good", "to", "amount"]

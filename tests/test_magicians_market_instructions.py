@@ -9,7 +9,7 @@ import pytest
 from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
 from sheets_host.games.magicians_market import tabs as market
-from sheets_host.games.magicians_market.state import Bid, MarketSubmission
+from sheets_host.games.magicians_market.market import Bid, MarketSubmission
 from sheets_host.play import BOT_NAMES, bot_states
 
 HEADER = ["action", "good", "to", "amount"]

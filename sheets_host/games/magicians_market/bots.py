@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .state import Bid, Gift, MarketState, MarketSubmission, Player
+from .market import Bid, Gift, MarketSubmission, Player
+from .state import MarketState
 
 
 def random_bot(state: MarketState, player: Player, rng: random.Random) -> MarketSubmission:

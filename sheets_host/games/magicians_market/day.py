@@ -1,9 +1,10 @@
 """A day at the market: market operations, the magicians' shopping, the auction and the shows.
 
 `play_day` walks one day from the market at its start. The resolver calls it with the day's
-submissions (`next_day`) and lets the magicians' tastes decide the sales; `load` calls it with the
-sales recorded in the host book (`walk`), so a host who edits the tastes mid-game changes the days
-to come, not the past. Parts that break a rule are refused (and reported), never applied.
+submissions (`MarketState.next_day`) and lets the magicians' tastes decide the sales; `load` calls
+it with the sales recorded in the host book (`walk`), so a host who edits the tastes mid-game
+changes the days to come, not the past. Parts that break a rule are refused (and reported), never
+applied. A day is played on the market's values (`market.py`) and the state builds on it.
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from . import rules
+from .market import Day, DayResult, Market, MarketSubmission, Part, Player, Refusal, Settings, opening_market
 from .rules import Sale
-from .state import (Day, DayResult, Market, MarketState, MarketSubmission, Part, Player, Refusal, Settings,
-                    opening_market)
 
 
 def walk(players: Sequence[Player], settings: Settings,
@@ -27,20 +27,6 @@ def walk(players: Sequence[Player], settings: Settings,
         refusals += [(day.number, r) for r in refused]
         market = result.end
     return tuple(results), refusals
-
-
-def next_day(state: MarketState,
-             submissions: Mapping[Player, MarketSubmission | None]) -> tuple[MarketState, list[Refusal]]:
-    """The state once the day to play is played, and the parts of submissions the rules refused.
-    A player without a submission submitted `MarketSubmission()`: no goods, no price changes, no bid."""
-    s, number = state.settings, state.round
-    orders = {p: submissions.get(p) or MarketSubmission() for p in state.players}
-    yesterday = state.history[-1].sales if state.history else ()
-    result, refusals = play_day(s, state.now, number, orders, yesterday)
-    day = Day(number, tuple((p, result.orders[p]) for p in state.players), result.sales)
-    after = MarketState(state.players, state.days + (day,), s)
-    after.__dict__["walked"] = (state.history + (result,), [])  # the day just walked: no need to walk again
-    return after, refusals
 
 
 def play_day(settings: Settings, start: Market, number: int, orders: Mapping[Player, MarketSubmission],

@@ -1,5 +1,5 @@
 """Magician's Market (Main Match, 15 players, 7 days) as the engine sees it: its settings and tabs,
-each method delegating to the module that holds its rules (`day`, `tabs`, `read`, `views`, `bots`).
+each method delegating to the module that holds its rules (`state`, `tabs`, `read`, `views`, `bots`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import pandas as pd
 
 from ...cells import SubmitRow
 from ...game import Game, Outcome, Parsed, Window
-from . import bots, day, read, tabs, views
-from .state import MarketState, MarketSubmission, Player
+from . import bots, read, tabs, views
+from .market import MarketSubmission, Player
+from .state import MarketState
 
 
 class MagiciansMarket(Game[MarketState, MarketSubmission]):
@@ -72,7 +73,7 @@ class MagiciansMarket(Game[MarketState, MarketSubmission]):
 
     def resolve(self, state: MarketState, submissions: Mapping[Player, MarketSubmission | None],
                 rng: random.Random) -> Outcome[MarketState]:
-        after, refusals = day.next_day(state, submissions)
+        after, refusals = state.next_day(submissions)
         return Outcome(self, after, views.log(after, refusals))
 
     def standings(self, state: MarketState) -> pd.DataFrame:

@@ -17,7 +17,8 @@ from ... import cells
 from ...cells import Problem, SubmitRow
 from ...game import Parsed
 from ...table import Column, TabSchema
-from .state import Bid, Gift, Good, MarketState, MarketSubmission, Player, Settings
+from .market import Bid, Gift, Good, MarketSubmission, Player, Settings
+from .state import MarketState
 
 ACTIONS = ("generate", "extra", "gift", "bid")
 ACTION_ALIASES = {"make": "generate", "produce": "generate", "extra good": "extra", "additional": "extra",

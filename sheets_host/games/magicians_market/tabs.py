@@ -21,7 +21,8 @@ from ...table import Column, TabSchema
 from . import rules
 from .read import SEPARATORS, goods_in
 from .rules import Payouts, Sale, Taste
-from .state import Bid, Day, Gift, Good, Magician, MarketState, MarketSubmission, Part, Player, Settings
+from .market import Bid, Day, Gift, Good, Magician, MarketSubmission, Part, Player, Settings
+from .state import MarketState
 from .tastes import QUANTITY_HELP, read_quantity, read_selector, selector_help
 
 GOODS_TAB = TabSchema("goods", (

@@ -14,7 +14,8 @@ import pandas as pd
 
 from . import rules, tabs
 from .read import ACTIONS
-from .state import Good, MarketState, MarketSubmission, Player, Refusal, opening_market
+from .market import Good, MarketSubmission, Player, Refusal, opening_market
+from .state import MarketState
 from .tastes import quantity_text, selector_text
 
 STAGES = ("after market operations", "after shopping")
