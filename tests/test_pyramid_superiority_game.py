@@ -10,10 +10,10 @@ from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
 from sheets_host.games import get_game
-from sheets_host.games.pyramid_superiority.day import account
+from sheets_host.games.pyramid_superiority.ledger import Award, account
+from sheets_host.games.pyramid_superiority.meadows import Construction, Meadow, Proposal, Settings, Transfer
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, Corner, Piece, Purse, Type
-from sheets_host.games.pyramid_superiority.state import (Award, Construction, Meadow, Proposal, PyramidState, Settings,
-                                                         Transfer)
+from sheets_host.games.pyramid_superiority.state import PyramidState
 from sheets_host.play import bot_names, default_settings, play_in_memory
 
 GAME = get_game("pyramid-superiority")

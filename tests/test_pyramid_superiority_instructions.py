@@ -8,7 +8,7 @@ import pytest
 from sheets_host.cells import SubmitRow, fold
 from sheets_host.games.pyramid_superiority import colours
 from sheets_host.games.pyramid_superiority.rules import ROTATION_COST, Corner, buildable
-from sheets_host.games.pyramid_superiority.state import DAYS, ROUNDS, Meadow
+from sheets_host.games.pyramid_superiority.meadows import DAYS, ROUNDS, Meadow
 from sheets_host.layout import tint
 from sheets_host.play import BOT_NAMES, default_settings
 

@@ -2,7 +2,7 @@
 transfers, untidy or wrong, and what the resolver will make of them."""
 
 from sheets_host.games.pyramid_superiority.rules import BY_NAME
-from sheets_host.games.pyramid_superiority.state import Construction, Meadow, Proposal, Transfer
+from sheets_host.games.pyramid_superiority.meadows import Construction, Meadow, Proposal, Transfer
 
 from .test_pyramid_superiority_game import ADA, DMITRI, FELIX, GAME, HEDY, TL, TR, days, fresh, rows, step
 

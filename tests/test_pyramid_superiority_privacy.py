@@ -6,7 +6,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from sheets_host.games.pyramid_superiority.state import ROUNDS, Meadow, Transfer
+from sheets_host.games.pyramid_superiority.meadows import ROUNDS, Meadow, Transfer
 
 from .test_pyramid_superiority_game import GAME, NAMES, bot_game
 

@@ -8,7 +8,8 @@ import random
 
 from . import rules
 from .rules import ROTATION_COST, Corner
-from .state import GUEST_MEADOWS, Construction, Name, Proposal, PyramidState, PyramidSubmission, Transfer
+from .meadows import GUEST_MEADOWS, Construction, Name, Proposal, Transfer
+from .state import PyramidState, PyramidSubmission
 
 
 def random_bot(state: PyramidState, player: Name, rng: random.Random) -> PyramidSubmission | None:

@@ -1,13 +1,5 @@
-"""Pyramid Superiority's days as rules: the start (types drawn, round 1's pieces dealt), a day
-resolved, and the history replayed day by day into its `Ledger` (chips, points, the pyramid, each
-stage's result).
-
-The state stores only what was dealt and what everyone submitted (`Proposal`, `Construction`);
-`account` replays the days in order with the rules, so a host's correction of one bid flows into
-everything after it and nothing derived can disagree with the history. A day resolves the
-proposal stage of round `day` (days 1 to 14), then the construction stage of round `day - 1`
-(days 2 to 15): transfers made in a construction stage therefore arrive after that day's proposal
-stage and are usable from the next one.
+"""Pyramid Superiority's days as rules on the whole state: the start (types drawn, round 1's
+pieces dealt) and a day resolved. What the days add up to is accounted in `ledger.py`.
 """
 
 from __future__ import annotations
@@ -17,14 +9,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from . import rules
-from .rules import MULTIPLIERS, ROTATION_COST, Piece, Purse, Type
-from .state import (DAYS, GUEST_MEADOWS, ROUNDS, Construction, ConstructionResult, Day, Guest, Ledger, Meadow, Name,
-                    Player, Proposal, ProposalResult, PyramidState, PyramidSubmission, Round, Scoring, Settings)
-
-PLAYER_BONUS = 20  # most chips at the end, players
-GUEST_BONUS = 4  # most chips at the end, guests (in their meadow)
-PROPOSED_POINTS = 2
-STAR_POINTS = 3
+from .ledger import account
+from .meadows import ROUNDS, Construction, Meadow, Name, Proposal, Settings
+from .rules import Type
+from .state import PyramidState, PyramidSubmission
 
 
 def setup(players: Sequence[Name], settings: Settings, rng: random.Random) -> PyramidState:
@@ -60,137 +48,3 @@ def resolve(state: PyramidState, submissions: Mapping[Name, PyramidSubmission | 
     # give (test_a_resolved_state_accounts_like_a_full_replay), at a fifteenth of the cost.
     after.__dict__["ledger"] = account(s, state.types, pieces, proposals, constructions, day, state.ledger)
     return after
-
-
-def account(settings: Settings, types: Mapping[Name, Type], pieces: Mapping[tuple[Round, Guest], Piece],
-            proposals: Mapping[tuple[Round, Guest], Proposal],
-            constructions: Mapping[tuple[Round, Player], Construction], days: int,
-            start: Ledger | None = None) -> Ledger:
-    """Replay the first `days` days of the game; or only the days after `start`, a ledger of the
-    same history's first days (what resolve does: one day instead of all)."""
-    ledger = start.copy() if start else Ledger(
-        {**{p: Purse(settings.player_chips, settings.garnets.get(p, 0)) for p in settings.players},
-         **{g: Purse(settings.guest_chips) for g in settings.guests}})
-    for day in range(ledger.days + 1, days + 1):
-        ledger.log[day] = []
-        if day <= ROUNDS:
-            for meadow in GUEST_MEADOWS:
-                _proposal_stage(ledger, day, meadow, settings, types, pieces, proposals)
-        if day >= 2:
-            _construction_stage(ledger, day, settings, types, constructions)
-        if day == DAYS:
-            _most_chips(ledger, day, settings)
-        ledger.days = day
-    return ledger
-
-
-def _proposal_stage(ledger: Ledger, day: Day, meadow: Meadow, settings: Settings, types, pieces, proposals) -> None:
-    r, log = day, ledger.log[day]
-    guests = settings.meadows[meadow]
-    subs = {g: proposals[(r, g)] for g in guests}
-    bids = {}
-    for g in guests:
-        bids[g] = rules.bid_counted(subs[g].bid, ledger.purses[g].chips)
-        if bids[g] != subs[g].bid:
-            ledger.note(day, g, f"round {r} proposal: bid of {subs[g].bid} is more than your chips: counts as 0")
-            log.append(f"{meadow.title}: {g} bid {subs[g].bid} with {ledger.purses[g].chips} chips: counts as 0")
-    previous = ledger.proposed.get((r - 1, meadow))
-    winner = rules.bid_winner(bids, types, types[previous.winner] if previous else Type.GRASS)
-    for g in guests:
-        if bids[g]:
-            ledger.pay(day, g, bids[g], f"round {r} proposal: bid")
-    turns = _turns_paid(ledger, day, winner, subs[winner].rotation, ledger.purses[winner].chips, f"round {r} proposal",
-                        "rotation of your proposed piece",
-                        f"{meadow.title}: {winner} cannot pay for the rotation: the piece goes as dealt")
-    attempts = {g: subs[g].star for g in guests}
-    star = rules.star_corner(attempts.values())
-    piece = pieces[(r, winner)].rotated(turns).starred(star)
-    ledger.proposed[(r, meadow)] = ProposalResult(r, meadow, bids, attempts, winner, turns, piece)
-    ledger.award(day, winner, f"round {r}: piece proposed", PROPOSED_POINTS)
-    starred_type = piece.cell(star)
-    for g in guests:
-        if types[g] is starred_type:
-            ledger.award(day, g, f"round {r}: star on a {starred_type.value} cell", STAR_POINTS)
-    log.append(f"{meadow.title}, round {r}: bids " + ", ".join(f"{g} {b}" for g, b in bids.items())
-               + f"; {winner}'s piece proposed" + (f" turned {90 * turns} degrees" if turns else "")
-               + "; star attempts " + ", ".join(f"{g} {c.value}" for g, c in attempts.items())
-               + f"; star on {star.value}: {piece.text()}")
-
-
-def _construction_stage(ledger: Ledger, day: Day, settings: Settings, types, constructions) -> None:
-    r, log = day - 1, ledger.log[day]
-    players = settings.players
-    subs = {p: constructions[(r, p)] for p in players}
-    bids = {}
-    for p in players:
-        bids[p] = rules.bid_counted(subs[p].bid, ledger.purses[p].total)
-        if bids[p] != subs[p].bid:
-            ledger.note(day, p, f"round {r} construction: bid of {subs[p].bid} is more than your chips "
-                                "and garnets: counts as 0")
-            log.append(f"{p} bid {subs[p].bid} with {ledger.purses[p].total} chips and garnets: counts as 0")
-    previous = ledger.built.get(r - 1)
-    winner = rules.bid_winner(bids, types, types[previous.winner] if previous else Type.GRASS)
-    for p in players:
-        if bids[p]:
-            ledger.pay(day, p, bids[p], f"round {r} construction: bid")
-    sub = subs[winner]
-    turns = _turns_paid(ledger, day, winner, sub.rotation, ledger.purses[winner].total, f"round {r} construction",
-                        "rotation", f"{winner} cannot pay for the rotation: the piece is built as proposed")
-    piece = ledger.proposed[(r, sub.meadow)].piece.rotated(turns)
-    position, moved = sub.position, None
-    if position is not None:
-        moved = rules.why_not_here(ledger.pyramid, position)
-    if position is None or moved:
-        position = rules.default_position(ledger.pyramid)
-    if moved:
-        moved = f"{moved}: built at {position.name}, the default position, instead"
-        ledger.note(day, winner, f"round {r} construction: {moved}")
-    ledger.pyramid[position] = piece
-    ledger.placed[position] = r
-    ledger.built[r] = ConstructionResult(r, bids, winner, sub.meadow, turns, position, piece, moved)
-    ledger.award(day, winner, f"round {r}: right to build", r)
-    log.append(f"round {r} construction: bids " + ", ".join(f"{p} {b}" for p, b in bids.items())
-               + f"; {winner} builds the {sub.meadow.title}'s piece" + (f" turned {90 * turns} degrees" if turns else "")
-               + f" at {position.name}: {piece.text()}" + (f" ({moved})" if moved else ""))
-    for p in players:
-        for t in subs[p].transfers:
-            if r == ROUNDS:
-                ledger.note(day, p, f"sending {t.chips} to {t.guest} dropped: no transfers in the last construction stage")
-            elif t.chips > ledger.purses[p].chips:
-                ledger.note(day, p, f"sending {t.chips} to {t.guest} dropped: more than your {ledger.purses[p].chips} chips")
-                log.append(f"{p}'s transfer of {t.chips} to {t.guest} dropped: {ledger.purses[p].chips} chips left")
-            else:
-                ledger.pay(day, p, t.chips, f"sent to {t.guest}")
-                ledger.receive(day, t.guest, t.chips, "chips from a player")
-                log.append(f"{p} sends {t.chips} chips to {t.guest}")
-    if r in MULTIPLIERS:
-        scores = rules.score_round(rules.groups(rules.top_view(ledger.pyramid)))
-        ledger.scorings.append(Scoring(r, MULTIPLIERS[r], scores))
-        for p in players:
-            ledger.award(day, p, f"scoring round after round {r} (x{MULTIPLIERS[r]})",
-                         scores[types[p]].total * MULTIPLIERS[r])
-        log.append(f"scoring round after round {r}: " + ", ".join(
-            f"{p} {scores[types[p]].total} x {MULTIPLIERS[r]}" for p in players))
-
-
-def _turns_paid(ledger: Ledger, day: Day, winner: Name, rotation: int, holds: int, stage: str, paid_for: str,
-                dropped: str) -> int:
-    """The quarter turns the stage's winner makes: paid for, or none (and `dropped` logged) when they
-    hold less than the rotation costs after their bid."""
-    turns = rotation % 4
-    if turns and holds < ROTATION_COST:
-        ledger.note(day, winner, f"{stage}: rotation dropped, {ROTATION_COST} chips needed")
-        ledger.log[day].append(dropped)
-        return 0
-    if turns:
-        ledger.pay(day, winner, ROTATION_COST, f"{stage}: {paid_for}")
-    return turns
-
-
-def _most_chips(ledger: Ledger, day: Day, settings: Settings) -> None:
-    """The end: the sole player with the most chips scores 20, the sole guest of a meadow 4."""
-    for names, bonus in ((settings.players, PLAYER_BONUS), *((settings.meadows[m], GUEST_BONUS) for m in GUEST_MEADOWS)):
-        most = rules.sole_most({n: ledger.purses[n].chips for n in names})
-        if most:
-            ledger.award(day, most, "most chips at the end", bonus)
-            ledger.log[day].append(f"{most} holds the most chips of {', '.join(names)}: +{bonus}")

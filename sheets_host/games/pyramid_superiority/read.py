@@ -20,7 +20,8 @@ from ...cells import CellError, Problem, SubmitRow
 from ...game import Parsed
 from ...table import Column, TabSchema
 from .rules import BY_NAME, CORNERS, ROTATION_COST, Corner
-from .state import Construction, Meadow, Name, Proposal, PyramidState, PyramidSubmission, RowKind, Transfer
+from .meadows import Construction, Meadow, Name, Proposal, Transfer
+from .state import PyramidState, PyramidSubmission, RowKind
 
 SUBMIT_TAB = TabSchema("submit", (
     Column("what", doc="guests: bid, star, rotate; players: bid, piece, rotate, position, send; one row each "

@@ -1,94 +1,24 @@
-"""Pyramid Superiority's values: the meadows and the settings, what a guest and a player submit,
-what the history adds up to (the `Ledger`), and the state.
+"""Pyramid Superiority's state: what was dealt and what everyone submitted, and what a participant
+may submit today.
 
-The state is what was dealt and what everyone submitted; its `ledger` (chips, points, the pyramid,
-each stage's result) is replayed from them by the rules (`day.account`), so a host's correction
-flows through everything after it. What a participant may submit today, and what the resolver
-will make of it (`PyramidState.outlook`), is asked of the state: `parse`, the bot and the
-dropdowns share it.
+Its `ledger` (chips, points, the pyramid, each stage's result) is replayed from the history by
+`ledger.account`, so a host's correction flows through everything after it. What a participant may
+submit today, and what the resolver will make of it (`PyramidState.outlook`), is asked of the
+state: `parse`, the bot and the dropdowns share it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 
 from . import rules
-from .rules import ROTATION_COST, Corner, Piece, Position, Purse, RoundScore, Type
-
-Name = str  # a participant: a player or a guest
-Player = str  # a participant of the Blue Meadow
-Guest = str  # a participant of the Red or Green Meadow
-Round = int  # 1 to 14: its proposal stage on day `round`, its construction stage the day after
-Day = int  # 1 to 15: one engine round
-
-ROUNDS = 14
-DAYS = ROUNDS + 1
-
-
-class Meadow(Enum):
-    BLUE = "blue"  # the players
-    RED = "red"  # guests: eliminated players
-    GREEN = "green"  # guests: spectators
-
-    @property
-    def title(self) -> str:
-        return f"{self.value.title()} Meadow"
-
-
-GUEST_MEADOWS = (Meadow.RED, Meadow.GREEN)
-
-
-@dataclass(frozen=True)
-class Settings:
-    meadows: Mapping[Meadow, tuple[Name, ...]]  # three names each
-    player_chips: int = 50
-    guest_chips: int = 20
-    garnets: Mapping[Player, int] = field(default_factory=dict)  # players' garnets, host-set
-    tie_winner: Player | None = None  # who wins if all three players tie (the host's record)
-    elimination_candidate: Player | None = None  # the tie winner's choice, if all three tie
-
-    @property
-    def players(self) -> tuple[Player, ...]:
-        return self.meadows[Meadow.BLUE]
-
-    @property
-    def guests(self) -> tuple[Guest, ...]:
-        return self.meadows[Meadow.RED] + self.meadows[Meadow.GREEN]
-
-    def meadow_of(self, name: Name) -> Meadow:
-        return next(m for m, names in self.meadows.items() if name in names)
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """A guest's proposal-stage submission: a bid, a star attempt on the piece as proposed, and a
-    clockwise rotation in quarter turns (paid only if this guest's piece is proposed)."""
-
-    bid: int
-    star: Corner
-    rotation: int = 0
-
-
-@dataclass(frozen=True)
-class Transfer:
-    guest: Guest
-    chips: int
-
-
-@dataclass(frozen=True)
-class Construction:
-    """A player's construction-stage submission: a bid, which meadow's piece, a clockwise rotation
-    (paid only by the winner), a position (None: the default) and chips sent to guests."""
-
-    bid: int = 0
-    meadow: Meadow = Meadow.RED
-    rotation: int = 0
-    position: Position | None = None
-    transfers: tuple[Transfer, ...] = ()
-
+from .ledger import Ledger, account
+from .meadows import (DAYS, GUEST_MEADOWS, ROUNDS, Construction, Day, Guest, Meadow, Name, Player, Proposal, Round,
+                      Settings)
+from .rules import ROTATION_COST, Corner, Piece, Position, Type
 
 PyramidSubmission = Proposal | Construction  # a guest's proposal or a player's construction
 
@@ -106,107 +36,6 @@ class RowKind(Enum):
 
 GUEST_ROWS = (RowKind.BID, RowKind.STAR, RowKind.ROTATE)  # the proposal stage's
 PLAYER_ROWS = (RowKind.BID, RowKind.PIECE, RowKind.ROTATE, RowKind.POSITION, RowKind.SEND)  # the construction stage's
-
-
-# ---- what the history adds up to -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ProposalResult:
-    round: Round
-    meadow: Meadow
-    bids: Mapping[Guest, int]  # as counted (a bid over the guest's chips counts 0)
-    attempts: Mapping[Guest, Corner]
-    winner: Guest
-    rotation: int  # quarter turns actually made (and paid)
-    piece: Piece  # as proposed, with its star
-
-
-@dataclass(frozen=True)
-class ConstructionResult:
-    round: Round
-    bids: Mapping[Player, int]  # as counted
-    winner: Player
-    meadow: Meadow  # whose piece the winner took
-    rotation: int  # quarter turns actually made (and paid)
-    position: Position
-    piece: Piece  # as built
-    moved: str | None  # why the winner's position was replaced by the default
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A line of a participant's private statement: what happened to their chips and garnets."""
-
-    day: Day
-    what: str
-    chips: int = 0
-    garnets: int = 0
-    purse: Purse = Purse(0)
-
-
-@dataclass(frozen=True)
-class Award:
-    """Points someone scored (public: everyone's points are)."""
-
-    day: Day
-    name: Name
-    what: str
-    points: int
-
-
-@dataclass(frozen=True)
-class Scoring:
-    round: Round
-    multiplier: int
-    scores: Mapping[Type, RoundScore]
-
-
-@dataclass
-class Ledger:
-    """Everything the history adds up to; built once per state by `day.account`, then only read."""
-
-    purses: dict[Name, Purse]
-    days: int = 0  # days replayed
-    pyramid: dict[Position, Piece] = field(default_factory=dict)
-    placed: dict[Position, Round] = field(default_factory=dict)  # position -> round built
-    proposed: dict[tuple[Round, Meadow], ProposalResult] = field(default_factory=dict)
-    built: dict[Round, ConstructionResult] = field(default_factory=dict)
-    statements: dict[Name, list[Entry]] = field(default_factory=dict)
-    awards: list[Award] = field(default_factory=list)
-    scorings: list[Scoring] = field(default_factory=list)
-    log: dict[Day, list[str]] = field(default_factory=dict)  # day -> lines for the host's log
-
-    def copy(self) -> Ledger:
-        """A ledger to play on from (its values are immutable; only the containers are copied)."""
-        return Ledger(dict(self.purses), self.days, dict(self.pyramid), dict(self.placed), dict(self.proposed),
-                      dict(self.built), {k: list(v) for k, v in self.statements.items()}, list(self.awards),
-                      list(self.scorings), dict(self.log))
-
-    def points(self, name: Name) -> int:
-        return sum(a.points for a in self.awards if a.name == name)
-
-    def award(self, day: Day, name: Name, what: str, points: int) -> None:
-        if points:
-            self.awards.append(Award(day, name, what, points))
-
-    def pay(self, day: Day, name: Name, amount: int, what: str) -> None:
-        before = self.purses[name]
-        after = before.pay(amount)
-        self.purses[name] = after
-        self.note(day, name, what, after.chips - before.chips, after.garnets - before.garnets)
-        if after.garnets != before.garnets:  # the host takes them from the player's ORG balance
-            self.log[day].append(f"{name} spends {before.garnets - after.garnets} garnets ({what})")
-
-    def receive(self, day: Day, name: Name, chips: int, what: str) -> None:
-        self.purses[name] = Purse(self.purses[name].chips + chips, self.purses[name].garnets)
-        self.note(day, name, what, chips)
-
-    def note(self, day: Day, name: Name, what: str, chips: int = 0, garnets: int = 0) -> None:
-        self.statements.setdefault(name, []).append(Entry(day, what, chips, garnets, self.purses[name]))
-
-
-# ---- the state ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -249,10 +78,6 @@ class PyramidState:
 
     @cached_property
     def ledger(self) -> Ledger:
-        # day.py builds this module's values (it imports them at its top): imported here, once the
-        # module is loaded, so the import goes one way.
-        from .day import account
-
         return account(self.settings, self.types, self.pieces, self.proposals, self.constructions, self.days)
 
     def is_guest(self, name: Name) -> bool:

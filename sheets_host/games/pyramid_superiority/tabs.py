@@ -18,8 +18,8 @@ from ...errors import SchemaError, SchemaErrors
 from ...table import Column, TabSchema
 from . import rules
 from .rules import BY_NAME, CORNERS, Corner, Piece, Type
-from .state import (GUEST_MEADOWS, ROUNDS, Construction, Meadow, Name, Proposal, PyramidState, Settings,
-                    Transfer)
+from .meadows import GUEST_MEADOWS, ROUNDS, Construction, Meadow, Name, Proposal, Settings, Transfer
+from .state import PyramidState
 
 TYPES = tuple(t.value for t in Type)
 

@@ -14,7 +14,8 @@ import pandas as pd
 from ...layout import tint
 from . import colours, rules
 from .rules import CORNERS, MULTIPLIERS, POSITIONS, ROTATION_COST, Corner, Piece
-from .state import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name, PyramidState, RowKind
+from .meadows import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name
+from .state import PyramidState, RowKind
 
 STAR_MARK = "★"
 
