@@ -66,7 +66,7 @@ def _friendly(fn):
 
 def _backend(where: str, backend: BackendName | None, credentials: Path | None = None, auth: Auth = Auth.service,
              **options):
-    from .backends import open_backend
+    from .backends.kinds import open_backend
 
     kind = backend.value if backend else ("gsheets" if where.startswith("https://docs.google.com") else "xlsx")
     if kind == "gsheets":
@@ -331,7 +331,7 @@ def demo(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One 
     Example: sheets-host demo wind-guide-me demo/
     """
     from . import play
-    from .backends import open_backend
+    from .backends.kinds import open_backend
 
     report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=echo, force=force)
     echo("\nFinal standings:")
@@ -455,7 +455,7 @@ def replay(where: str = typer.Argument(..., metavar="WHERE", help="The game to r
     Example: sheets-host replay games/wgm /tmp/wgm-replay
     """
     from . import engine
-    from .backends import open_backend
+    from .backends.kinds import open_backend
 
     rounds = engine.replay(_backend(where, backend, credentials, auth), open_backend("xlsx", str(into)))
     echo(f"replayed {rounds} round(s) into {into}")

@@ -16,7 +16,8 @@ import pytest
 from google.auth.credentials import AnonymousCredentials
 from gspread.exceptions import APIError
 
-from sheets_host.backends import gsheets_client, open_backend
+from sheets_host.backends import gsheets_client
+from sheets_host.backends.kinds import open_backend
 from sheets_host.backends.gsheets import LOCK, GoogleBackend
 from sheets_host.backends.gsheets_client import RetryingHTTPClient
 from sheets_host.errors import BookError

@@ -218,18 +218,3 @@ def _plain(value: object) -> object:
         # digits as text, through Decimal, which has no such limit.
         return str(Decimal(value))
     return value
-
-
-def open_backend(kind: str, where: str, **options) -> Backend:
-    """The backend of `kind` ('xlsx' or 'gsheets') for a game at `where`."""
-    if kind == "xlsx":
-        from .xlsx import XlsxBackend
-
-        return XlsxBackend(Path(where))
-    if kind == "gsheets":
-        from .gsheets import GoogleBackend
-
-        return GoogleBackend.from_where(where, **options)
-    from ..errors import BookError
-
-    raise BookError(f"unknown backend {kind!r}; allowed: xlsx, gsheets")
