@@ -1,10 +1,8 @@
 """Google Sheets books: one spreadsheet per book, reached through gspread's low-level HTTP client.
 
 Request budget: the floor, one read and one write per book and command. Sheets allows 60 requests
-a minute per user, so a 20-player game's resolve (44 requests) fits a minute's quota. Once the
-host book is read and the lease taken, the other books are read, and after the commit written,
-`in_flight` at a time (`in_flight.each_book`): the same requests, sent together, so a command
-takes a few round trips rather than one per book.
+a minute per user, so a 20-player game's resolve (44 requests) fits a minute's quota. The books
+other than the host's go `in_flight` at once (`in_flight.each_book`): a few round trips, not one a book.
 
 - A read is one ``GET spreadsheets/{id}`` with grid data and a ``fields`` mask: the tabs' metadata
   (names, sheetIds, grid sizes, frozen rows, our protected ranges) and every cell's value as
