@@ -214,3 +214,36 @@ def test_the_ids_the_fake_makes_up_for_a_spreadsheet_do_not_depend_on_the_others
         return {role: fake.protected(book.id, "submit") for role, book in books.items()}
 
     assert locked("player:Ann") == locked("player:Bo")
+
+
+class Killed(BaseException):
+    """The process dies here (not an error any code may catch)."""
+
+
+@pytest.mark.parametrize("at", [0, 3, 7])
+def test_a_resolve_killed_while_its_books_are_in_flight_is_finished_by_the_next_command(typed, at, tmp_path, monkeypatch):
+    """From the `at`-th write after the commit on, every request dies (the process is gone, some
+    books written, others not, whichever threads got there first); the next `resolve` finishes the
+    delivery, and the books hold what an untouched resolve leaves (the host's log says more)."""
+    clean, backend = on_copy(typed, 1, tmp_path / "clean", monkeypatch)
+    engine.resolve(backend, early=True, clock=fixed_clock)
+    fake, backend = on_copy(typed, 4, tmp_path / "killed", monkeypatch)
+    host, writes = typed[1], []
+
+    def die(method: str, path: str) -> None:
+        if method == "POST" and path.endswith(":batchUpdate"):
+            writes.append(path)
+        # The lease and the commit are the host's first two writes; the books' follow.
+        if len(writes) > 2 + at:
+            raise Killed
+
+    fake.before_request = die
+    with pytest.raises(Killed):
+        engine.resolve(backend, early=True, clock=fixed_clock)
+    fake.before_request = None
+    again, _ = fake_backend(host, fake=fake)
+    assert engine.resolve(again, early=True, clock=fixed_clock).action == "delivered"
+    without_log = {sid: [t for t in tabs if not (sid == host and t[0] == "log")] for sid, tabs in books(fake).items()}
+    assert without_log == {sid: [t for t in tabs if not (sid == host and t[0] == "log")]
+                           for sid, tabs in books(clean).items()}
+    assert engine.catch_up(fake_backend(host, fake=fake)[0], fixed_clock) is None  # nothing more owed
