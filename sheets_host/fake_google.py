@@ -102,7 +102,7 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
         self._randoms: dict[str, random.Random] = {}  # spreadsheet -> the ids it is given
         self._random = random.Random(0)  # the generator of the spreadsheet a request changes
         self.latency = 0.0  # seconds each request takes to go and come back, answered in between
-        self.in_flight = self.most_in_flight = 0
+        self._in_flight = self.most_in_flight = 0  # requests being answered now; the most so far
         self._model = threading.RLock()  # one request answered at a time (RLock: see before_request)
         self._counting = threading.Lock()
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., dict[str, Any]]]] = [
@@ -223,8 +223,8 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
     def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None,
              verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
         with self._counting:
-            self.in_flight += 1
-            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+            self._in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self._in_flight)
         try:
             if self.latency:
                 time.sleep(self.latency)  # on the way and back, together: only the total counts
@@ -232,7 +232,7 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
                 return self._send(request)
         finally:
             with self._counting:
-                self.in_flight -= 1
+                self._in_flight -= 1
 
     def _send(self, request: requests.PreparedRequest) -> requests.Response:
         if self.check_requests:

@@ -23,8 +23,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from http.cookiejar import DefaultCookiePolicy
 from collections.abc import Callable, Mapping, MutableMapping
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
