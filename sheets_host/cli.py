@@ -387,20 +387,24 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
                                                               "instead, on a local fake of the Sheets API."),
           watched: bool = typer.Option(False, "--watch", help="Spirit Chain on the fake Google API, a duel run by "
                                                               "`watch`: its reads and bytes a minute."),
+          latency: float = typer.Option(0.0, "--latency", min=0, metavar="MS",
+                                        help="With --google: each request takes MS milliseconds more (a round "
+                                             "trip to Google); the report gives each command's wall time."),
           as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
     """Time each resolve of a whole bot game on offline .xlsx books (target: under 2 s a round).
 
     Each round is resolved in this process (everything already imported) and, unless
     --in-process-only, also by `sheets-host resolve` in a fresh process on a copy of the same
     books: wall and CPU seconds, start-up included. With --google: the requests each command
-    sends to each spreadsheet and the largest request of each round, on a local fake of the API.
+    sends to each spreadsheet, the largest request of each round and each command's wall time, on a
+    local fake of the API (--latency 250: as if each request took a quarter of a second).
     With --watch: a Spirit Chain duel run by `watch` (--rounds: its first N phase parts), its reads
     and bytes a minute.
 
     Example: sheets-host bench magicians-market --players 20
     """
     if google or watched:
-        _bench_google(game, players, rounds, seed, as_json, watched)
+        _bench_google(game, players, rounds, seed, as_json, watched, latency)
         return
     import tempfile
 
@@ -423,7 +427,8 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
              f"{fresh['max_wall_seconds']} s at most{cpu}")
 
 
-def _bench_google(game: str, players: int | None, rounds: int | None, seed: int, as_json: bool, watched: bool) -> None:
+def _bench_google(game: str, players: int | None, rounds: int | None, seed: int, as_json: bool, watched: bool,
+                  latency: float = 0.0) -> None:
     try:
         from . import bench_google, bench_watch
     except ImportError as e:
@@ -437,7 +442,8 @@ def _bench_google(game: str, players: int | None, rounds: int | None, seed: int,
     if watched and name != "spirit-chain":
         raise SheetsHostError("bench --watch plays spirit-chain, the game watch polls (time controls)")
     report = bench_watch if watched else bench_google
-    data = bench_watch.run(rounds, seed) if watched else bench_google.run(name, players, rounds=rounds, seed=seed)
+    data = (bench_watch.run(rounds, seed) if watched
+            else bench_google.run(name, players, rounds=rounds, seed=seed, latency_ms=latency))
     if as_json:
         echo(json.dumps(data, indent=2, default=str))
         return

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from .backends import ENGINE_TAB, Backend, Book, match_tab
+from .backends.in_flight import each_book
 from .cells import SubmitRow
 from .delivery import (
     announcements,
@@ -195,13 +197,15 @@ class ResolveReport:
 
 
 def read_books(session: Session, books: Mapping[str, Book]) -> dict[str, dict[str, pd.DataFrame]]:
-    """Every tab of every book (one request each on Google Sheets): the submit tabs and engine tabs
-    the command needs, and what each book shows, so a delivery sends only what changed. A book that
-    says it is another's stops the command here (`check_owner`)."""
+    """Every tab of every book (one request each on Google Sheets, `in_flight` at once): the submit
+    tabs and engine tabs the command needs, and what each book shows, so a delivery sends only what
+    changed. A book that says it is another's stops the command here (`check_owner`)."""
     out = {}
     names = [*(tab.name for tab in session.game.every_submit_tab()), ENGINE_TAB, "announcements"]
+    read = each_book(session.backend.in_flight,
+                     ((role, partial(book.read, formulas=role.startswith("player:"))) for role, book in books.items()))
     for role, book in books.items():
-        tabs = book.read(formulas=role.startswith("player:"))
+        tabs = read[role]
         for name in names:  # as people renamed them (`match_tab`)
             have = match_tab(name, tabs)
             if have is not None and have != name:

@@ -16,9 +16,10 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ import pandas as pd
 
 from . import cells
 from .backends import ENGINE_TAB, Backend, Book, book_of, rows_from_frame
+from .backends.in_flight import each_book
 from .errors import BookError, SchemaErrors
 from .game import Game
 from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp, submit_columns
@@ -279,7 +281,16 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
     as their submit tabs when given), each group's view; then the book's engine tab, with whose book
     it is and the tabs the tool made, and the tabs of a round taken back removed (`tidied`). A tab the book already `shown` (as read
     by this command) is not sent again, one that only grew gets only its new rows, and the backend
-    may send only the rows that changed of the others."""
+    may send only the rows that changed of the others. Each book's write is made in the books' order
+    and sent as soon as it is made, `in_flight` at once: the first are on their way while the others
+    are made."""
+    each_book(session.backend.in_flight, _writes(session, state, books, submits, announcements_tab, shown))
+
+
+def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Mapping[str, Mapping[str, pd.DataFrame]],
+            announcements_tab: pd.DataFrame | None, shown: Mapping[str, Mapping[str, pd.DataFrame]]
+            ) -> Iterator[tuple[str, Callable[[], None]]]:
+    """Each book's write for `deliver`, by role."""
     game = session.game
     stamp_tab = session.commit.shown()
     current = 1 + max((r["round"] for r in session.rounds if r["status"] == "resolved"), default=0)
@@ -322,9 +333,9 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
                 if len(rows):
                     append[tab] = rows
         layouts = {t: layout for t, layout in layouts.items() if t in tabs}
-        book.write({**tabs, ENGINE_TAB: pd.concat([stamp_tab, mark], ignore_index=True)}, append=append,
-                   layouts=layouts, protect=protect, hidden=(ENGINE_TAB,),
-                   shown={t: before[t] for t in tabs if t in before}, remove=remove)
+        yield role, partial(book.write, {**tabs, ENGINE_TAB: pd.concat([stamp_tab, mark], ignore_index=True)},
+                            append=append, layouts=layouts, protect=protect, hidden=(ENGINE_TAB,),
+                            shown={t: before[t] for t in tabs if t in before}, remove=remove)
 
 
 def other_books(session: Session) -> dict[str, Book]:

@@ -17,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any, NamedTuple
 
 import pandas as pd
 
 from . import cells
 from .backends import ENGINE_TAB, Backend
+from .backends.in_flight import each_book
 from .cells import Problem
 from .commit import (
     ResolveReport,
@@ -137,12 +139,14 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
             raise RoundError("the game is over: there is nothing to check")
         readings = _read_submissions(session, record, read, clock())
         checked = stamp(clock())
+        writes = {}
         for role, book in player_books(session).items():
             r = readings[role.split(":", 1)[1]]
             lines = [("checked at", checked), ("your submission", r.state), ("what counts", r.parsed.kept or "nothing")]
             lines += [("problem", f"{p.where()}: {p.message}" if p.where() else p.message) for p in r.parsed.problems]
             status = status_frame(session, r.player, lines)
-            book.write({"status": status}, layouts={"status": status_layout(status)})
+            writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)})
+        each_book(backend.in_flight, writes.items())
     return CheckReport(record["round"], readings, session.game.round_name(record["round"]),
                        session.game.host_todo(session.state))
 
@@ -192,11 +196,13 @@ def lock(backend: Backend, clock: Clock = now_utc, expect: int | None = None) ->
             session.note(record["round"], attempt, "lock", f"submissions copied and tabs locked at {record['frozen at']}")
             check_writable(session, books)
             commit(session, session.state, archive=rows)
+        writes = {}
         for role, book in player_books(session).items():
             player = role.split(":", 1)[1]
             status = status_frame(session, player)
-            book.write({"status": status}, layouts={"status": status_layout(status)},
-                       protect={tab.name: True for tab in session.game.submit_tabs(session.state, player)})
+            writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)},
+                                   protect={tab.name: True for tab in session.game.submit_tabs(session.state, player)})
+        each_book(backend.in_flight, writes.items())
     return RoundDone(record["round"], session.game.round_name(record["round"]))
 
 
@@ -399,10 +405,12 @@ def status(backend: Backend, clock: Clock = now_utc) -> StatusReport:
         when = f"{stamp(deadline)} ({'in' if delta.total_seconds() >= 0 else 'passed'} {abs(delta)})"
     if record["status"] == "locked":
         when += f"; locked at {record['frozen at']}"
-    read = {}
-    for role, book in player_books(session).items():
-        tabs = [tab.name for tab in session.game.submit_tabs(session.state, role.split(":", 1)[1])]
-        read[role] = book.read([*tabs, ENGINE_TAB], formulas=True)
+    game, state = session.game, session.state
+    books = player_books(session)
+    read = each_book(backend.in_flight, ((role, partial(book.read, [
+        *(tab.name for tab in game.submit_tabs(state, role.split(":", 1)[1])), ENGINE_TAB], formulas=True))
+        for role, book in books.items()))
+    for role, book in books.items():
         check_owner(session, role, book, read[role])
     readings = _read_submissions(session, record, read, clock())
     return StatusReport(session.game.title, record["round"], when, {p: r.state for p, r in readings.items()},

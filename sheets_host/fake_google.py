@@ -21,6 +21,13 @@ size of its body in bytes and, unless ``keep_bodies=False``, its query and parse
 
 Formulas: FORMULA renders their text; the others compute plain arithmetic over numbers and
 same-sheet cell references (``=A1*2+1``) and show ``#ERROR!`` for anything else.
+
+Requests may come from several threads at once, as the backend sends them (`in_flight.each_book`):
+each waits out the fake's `latency` (a round trip to Google, for `bench --google --latency`) on its
+own, then is answered under one lock, one at a time, as Google applies each request atomically. The
+ids the fake makes up come from a generator of each spreadsheet's own, so what a spreadsheet holds
+does not depend on which thread was answered first. `most_in_flight` is the most requests seen in
+flight together.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
+import time
 from collections.abc import Callable
 from datetime import datetime
 from http import HTTPStatus
@@ -90,7 +99,12 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
         # Called with (method, path) before a request is answered: lets a test slip another
         # client's requests in between two of this one's.
         self.before_request: Callable[[str, str], object] | None = None
-        self._random = random.Random(0)
+        self._randoms: dict[str, random.Random] = {}  # spreadsheet -> the ids it is given
+        self._random = random.Random(0)  # the generator of the spreadsheet a request changes
+        self.latency = 0.0  # seconds each request takes to go and come back, answered in between
+        self._in_flight = self.most_in_flight = 0  # requests being answered now; the most so far
+        self._model = threading.RLock()  # one request answered at a time (RLock: see before_request)
+        self._counting = threading.Lock()
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., dict[str, Any]]]] = [
             ("POST", re.compile(r"/drive/v3/files"), self._create_file),
             ("GET", re.compile(r"/drive/v3/files"), self._list_files),
@@ -208,6 +222,19 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
 
     def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None,
              verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
+        with self._counting:
+            self._in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self._in_flight)
+        try:
+            if self.latency:
+                time.sleep(self.latency)  # on the way and back, together: only the total counts
+            with self._model:
+                return self._send(request)
+        finally:
+            with self._counting:
+                self._in_flight -= 1
+
+    def _send(self, request: requests.PreparedRequest) -> requests.Response:
         if self.check_requests:
             check_request((request.method or "GET").upper(), request.url or "", None, request.body)  # AssertionError where Google would refuse it
         url = urlsplit(request.url or "")
@@ -219,6 +246,8 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
         size = len(raw_body) if isinstance(raw_body, bytes) else 0
         body = json.loads(raw_body) if isinstance(raw_body, bytes) and raw_body else {}
         m = re.search(r"/(?:spreadsheets|files)/([^/:]+)", path)
+        if m:
+            self._random = self._randoms.setdefault(m.group(1), random.Random(m.group(1)))
         record = {"sid": m.group(1) if m else None, "size": size,
                   "query": query if self.keep_bodies else None, "body": (body or None) if self.keep_bodies else None}
         if self._failures:

@@ -44,6 +44,20 @@ def test_bench_google_prints_requests_per_book_and_the_largest_request():
     assert lines[-1].startswith("Largest request: new ")
 
 
+def test_bench_google_with_a_latency_times_each_command_as_the_requests_wait_it_out():
+    result = runner.invoke(app, ["bench", "wind-guide-me", "--google", "--rounds", "1", "--latency", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["latency_ms"] == 20 and data["in_flight"] == 12
+    (played,) = data["per_round"]
+    # A check's lease, its reads, its writes and the lease's release come one after another.
+    assert played["check_seconds"] >= 4 * 0.020 and played["check_cpu_seconds"] > 0
+    assert set(data["seconds"]) == set(data["cpu_seconds"]) == {"status", "check", "resolve"}
+    result = runner.invoke(app, ["bench", "wind-guide-me", "--google", "--rounds", "1", "--latency", "20"])
+    assert any(line.startswith("Wall time at 20 ms a request, 12 requests in flight at most")
+               for line in result.output.splitlines()), result.output
+
+
 def test_bench_watch_prints_reads_and_bytes_a_minute_of_a_watched_duel():
     result = runner.invoke(app, ["bench", "spirit-chain", "--google", "--watch", "--rounds", "2", "--json"])
     assert result.exit_code == 0, result.output

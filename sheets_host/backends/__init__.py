@@ -67,6 +67,7 @@ class Book(Protocol):
 class Backend(Protocol):
     name: str
     cell_limit: int  # the most characters a cell holds: xlsx 32,767, Google Sheets 50,000
+    in_flight: int  # books read or written at once once the game is held (`in_flight.each_book`)
 
     def hold(self, command: str) -> AbstractContextManager[None]:
         """Exclusive hold on the game for one command, so two commands never both commit; raises

@@ -1,7 +1,8 @@
 """Google Sheets books: one spreadsheet per book, reached through gspread's low-level HTTP client.
 
 Request budget: the floor, one read and one write per book and command. Sheets allows 60 requests
-a minute per user, so a 20-player game's resolve (44 requests) fits a minute's quota.
+a minute per user, so a 20-player game's resolve (44 requests) fits a minute's quota. The books
+other than the host's go `in_flight` at once (`in_flight.each_book`): a few round trips, not one a book.
 
 - A read is one ``GET spreadsheets/{id}`` with grid data and a ``fields`` mask: the tabs' metadata
   (names, sheetIds, grid sizes, frozen rows, our protected ranges) and every cell's value as
@@ -49,6 +50,7 @@ import copy
 import hashlib
 import random
 import re
+import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -67,7 +69,7 @@ from ..cells import column_letter, fold
 from ..errors import BookError, BusyError
 from ..layout import TabLayout, lay_out
 from . import frame_from_rows, match_tab, rows_from_frame
-from .gsheets_client import RetryingHTTPClient, connect
+from .gsheets_client import IN_FLIGHT, RetryingHTTPClient, connect
 from .gsheets_drive import find, new_spreadsheet, share, update
 from .gsheets_lease import LEASE, LEASE_TIME, LeaseHolding, _lease_gone
 from .sheets_api import (LOCK, METADATA_FIELDS, Cells, Tab, append_rows, cell_values, grid_fields, grid_of, mark,
@@ -333,8 +335,9 @@ class GoogleBackend:
     cell_limit = CELL_LIMIT
 
     def __init__(self, client: gspread.Client, host_id: str | None = None, *, folder: str | None = None,
-                 notify: bool = True):
+                 notify: bool = True, in_flight: int = IN_FLIGHT):
         self.client = client
+        self.in_flight = in_flight  # books read or written at once (`in_flight.each_book`)
         self.folder = folder
         # Drive emails each person a book is shared with (`gsheets_drive.share`).
         self.notify = notify
@@ -349,6 +352,7 @@ class GoogleBackend:
         self._found: dict[str, str] = {}  # role mark -> spreadsheet an identical `new` made (`begin_new`)
         self._created: list[str] = []  # roles whose spreadsheet this `new` made (or took over from a killed one)
         self.reads = 0  # read requests sent (`watch` keeps them within its minute's quota)
+        self._reads_lock = threading.Lock()  # books read at once count their reads together
 
     @classmethod
     def from_where(
@@ -381,7 +385,8 @@ class GoogleBackend:
         return self._books[sid]
 
     def _counted(self) -> None:
-        self.reads += 1
+        with self._reads_lock:
+            self.reads += 1
 
     def bind(self, refs: Mapping[str, str]) -> None:
         """Learn role -> spreadsheet (id or URL), as recorded in the host book."""

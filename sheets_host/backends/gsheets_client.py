@@ -3,21 +3,38 @@ client retries what is worth retrying and then gives up with a message the host 
 
 gspread 6.2.1's `BackOffHTTPClient` retries forever; `RetryingHTTPClient` retries for a little
 over a minute (the quota's window).
+
+Books are read and written from several threads at once (`in_flight.each_book`) through the one
+client and its one session. What that shares, and why it is safe:
+
+- requests documents no threading contract for a `Session` (psf/requests#2766; its maintainers
+  advise one per thread). What a request changes in a session is its cookie jar (every other
+  field is only read once set up): our session takes no cookies, which Google's APIs do not need,
+  so the jar never changes. The connection pools beneath are urllib3's, which are thread-safe.
+- google-auth's `AuthorizedSession` refreshes an expired token in `before_request` without a lock
+  (googleapis/google-auth-library-python#1780): threads finding it expired together would each
+  fetch one. `request` refreshes it first, under a lock, so one thread does and the others wait
+  for it.
+- Retries are per request: each thread waits out its own 429 or 5xx, with the same patience.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping, MutableMapping
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import gspread
 import requests
+from requests.adapters import DEFAULT_POOLSIZE, HTTPAdapter
 from google.auth.credentials import Credentials
 from google.auth.exceptions import RefreshError, TransportError
+from google.auth.transport.requests import Request
 from gspread.exceptions import APIError
 from gspread.http_client import FileType, HTTPClient, ParamsType
 
@@ -25,6 +42,11 @@ from ..errors import BookError
 
 # gspread.oauth caches the user's token here instead of under ~/.config/gspread.
 TOKEN_FILE = gspread.auth.get_config_dir("sheets-host") / "authorized_user.json"
+# Requests in flight at once by default (`GoogleBackend.in_flight`). Google publishes no limit on
+# concurrent requests, only per-minute quotas, which sending together does not change. With 12, a
+# game of up to 24 books besides the host's (a 20-player game has 21) is read in two round trips,
+# and written in two.
+IN_FLIGHT = 12
 # Drive reports its own rate limits as 403 with one of these reasons.
 _DRIVE_RATE_REASONS = {"rateLimitExceeded", "userRateLimitExceeded"}
 
@@ -45,6 +67,21 @@ class RetryingHTTPClient(HTTPClient):
         self.sleep: Callable[[float], object] = time.sleep
         # gspread waits forever by default; a hung connection should become a retried Timeout.
         self.timeout = (10, 120)
+        # Shared by the threads that send requests at once (see the module's docstring).
+        self.session.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+        # requests keeps 10 connections a host; more requests in flight would each open one and
+        # throw it away after, with a warning.
+        self.session.mount("https://", HTTPAdapter(pool_maxsize=max(IN_FLIGHT, DEFAULT_POOLSIZE)))
+        self._refreshing = threading.Lock()
+
+    def _fresh_token(self) -> None:
+        """The credentials refreshed if they must be, by one thread at a time."""
+        auth = getattr(self, "auth", None)  # None when gspread was handed a session instead
+        if auth is None or auth.valid:
+            return
+        with self._refreshing:
+            if not auth.valid:
+                auth.refresh(Request())  # not through our session: its own refresh would recurse
 
     def request(
         self,
@@ -60,6 +97,7 @@ class RetryingHTTPClient(HTTPClient):
         while True:
             tries += 1
             try:
+                self._fresh_token()
                 return super().request(method, endpoint, params=params, data=data, json=json, files=files, headers=headers)
             except APIError as e:
                 if not _transient(e):

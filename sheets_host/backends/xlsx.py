@@ -286,6 +286,7 @@ class XlsxBook(XlsxEditing):
 class XlsxBackend:
     name = "xlsx"
     cell_limit = CELL_LIMIT
+    in_flight = 1  # openpyxl is CPU-bound: threads would only take turns
 
     def __init__(self, folder: Path, wait: float = 5.0):
         self.folder = Path(folder)
