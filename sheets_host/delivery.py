@@ -17,22 +17,25 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from . import cells
+from . import cells, markdown
 from .backends import ENGINE_TAB, Backend, Book, book_of, rows_from_frame
 from .errors import BookError, SchemaErrors
 from .game import Game
-from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp, submit_columns
-from .layout import INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
+from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp
+from .layout import (HEADER_FILL, INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, Colour, TabLayout, lay_out, lay_out_tab,
+                     row_height)
+from .cells import SubmitRow
 from .table import SubmitTab
 
 HISTORY = "my submissions"
+HAPPENED, COUNTED = "what happened", "counted"
 
 
 def kv(pairs: Sequence[tuple[str, object]], header=("what", "value")) -> pd.DataFrame:
@@ -213,11 +216,33 @@ def view_layouts(game: Game, tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabL
     return {name: lay_out(tab, palette=palette) for name, tab in tabs.items()}
 
 
+TYPED = "what you typed"
+
+
+def typed_text(row: SubmitRow) -> str:
+    """What a row held, as one line: each typed cell after its column's name, in the tab's order
+    (a grid's label first).
+
+    >>> typed_text(SubmitRow("Ada", 2, ["what", "site", "power"], {"what": "bid", "site": None, "power": 3}))
+    'what: bid, power: 3'
+    """
+    return ", ".join(f"{h}: {cells.text(row.values.get(h))}" for h in row.header if not cells.is_blank(row.values.get(h)))
+
+
+def round_label(game: Game, number: int) -> int | str:
+    """Round `number` in a column named by the game's word for a round: its number, or its name
+    when the game gives it another (the festival's pregame, whose round 1 is engine round 2)."""
+    name, word = game.round_name(number), game.round_word + " "
+    rest = name[len(word):] if name.startswith(word) else ""
+    return int(rest) if rest.isdigit() else name
+
+
 def history_frame(session: Session, player: str) -> pd.DataFrame:
-    """Every round's submission of one player as it was read, what each row did, and why a row
-    was dropped; from the archive and the log, so it is the same after a crash, a redo or an undo."""
+    """Every round's submission of one player as it was read, left to right: the {round}, the
+    tab (when the game has several) and row, what happened to the row and why, then what it held;
+    a line of its own for what counted or was defaulted. From the archive and the log, so it is
+    the same after a crash, a redo or an undo."""
     game, word = session.game, session.game.round_word
-    header = submit_columns(game)
     tabbed = ["tab"] if game.several_submit_tabs else []
     log = session.tabs.get("log", pd.DataFrame()).to_dict("records")
     out = []
@@ -225,6 +250,7 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
         if record["status"] != "resolved":
             continue
         number, attempt = record["round"], record["attempt"]
+        label = round_label(game, number)
         mine = [e for e in log if cells.text(e.get("player")) == player and cells.text(e.get("round")) == str(number)
                 and cells.text(e.get("attempt")) == str(attempt)]
         by_row: dict[str, list[str]] = {}
@@ -237,26 +263,118 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
                 general.append(("what counted: " if cells.text(e.get("kind")) == "submission" else "")
                                + cells.text(e.get("message")))
         for row in session.attempt_rows(number, attempt)[player]:
-            out.append({word: number, "tab": row.tab, "row": row.row, **{h: row.values.get(h) for h in header},
-                        "what happened": "; ".join(by_row.get(str(row_ref(row.tab, row.row)), [])) or "counted"})
+            out.append({word: label, "tab": row.tab, "row": row.row, TYPED: typed_text(row),
+                        HAPPENED: "; ".join(by_row.get(str(row_ref(row.tab, row.row)), [])) or COUNTED})
         for line in general:
-            out.append({word: number, "what happened": line})
-    return frame(out, [word, *tabbed, "row", *header, "what happened"])
+            out.append({word: label, HAPPENED: line})
+    return frame(out, [word, *tabbed, "row", HAPPENED, TYPED])
+
+
+def history_layout(history: pd.DataFrame) -> TabLayout:
+    """A row that did not count as typed (a problem) stands out."""
+    return lay_out(history, highlight={i: PROBLEM_FILL for i, (row, happened) in enumerate(zip(history["row"], history[HAPPENED]))
+                                       if not cells.is_blank(row) and happened != COUNTED})
+
+
+ANNOUNCEMENT = "announcement"
+TITLE_FILL: Colour = "B4C6E7"  # blue: the first row of a round's announcement, its title
+HEADING_FILL: Colour = "EDEDED"  # pale grey: a heading within an announcement
+
+
+def _round_key(value: object) -> int | None:
+    """The round a row of the announcements tab starts (its first cell holds the round's number),
+    else None."""
+    text = cells.text(value)
+    return int(float(text)) if re.fullmatch(r"\d+(\.0)?", text) else None
+
+
+def announcement_rows(number: int, text: str) -> list[list[object]]:
+    """Round `number`'s announcement as rows of the announcements tab: the round's number beside
+    its title; a heading in the round column, standing out to the left; text and tables after it.
+
+    >>> announcement_rows(2, "## Day 2\\n\\n### Prices\\n| good | now |\\n|---|---:|\\n| cape | 3 |\\nAll sold.")
+    [[2, 'Day 2'], ['Prices'], [None, 'good', 'now'], [None, 'cape', 3], [None, 'All sold.']]
+    """
+    rows: list[list[object]] = []
+    for line in markdown.lines(text):
+        if line.kind == "title":
+            rows.append([number, *line.cells])
+        else:
+            rows.append([*line.cells] if line.kind == "heading" else [None, *line.cells])
+    # The first row carries the round's number, even in a round without a title.
+    if rows and rows[0][0] is None:
+        rows[0][0] = number
+    elif not rows or rows[0][0] != number:
+        rows.insert(0, [number])
+    return rows
+
+
+def announced(existing: pd.DataFrame | None) -> dict[int, list[list[object]]]:
+    """The rounds' rows an announcements tab holds (as read: no blank rows), by the round each
+    belongs to: the one whose number last stood in the first column. A tab written before the
+    announcements were rows (a round's Markdown in one cell) is read as rows."""
+    out: dict[int, list[list[object]]] = {}
+    key = None
+    for row in [] if existing is None else existing.to_numpy(dtype=object).tolist():
+        row = [None if cells.is_blank(v) else v for v in row]
+        while row and row[-1] is None:
+            row.pop()
+        if (number := _round_key(row[0] if row else None)) is not None:
+            key = number
+            if len(row) == 2 and isinstance(row[1], str) and "\n" in row[1]:  # the older kind
+                out[key] = announcement_rows(key, str(row[1]))
+                continue
+            out[key] = []
+        if key is not None and row:
+            table = sum(v is not None for v in row[1:]) > 1  # a table's numbers, read back as text
+            out[key].append([markdown.number(v) if table and isinstance(v, str) else v for v in row])
+    return out
 
 
 def announcements(game: Game, existing: pd.DataFrame | None, round_number: int, text: str | None) -> pd.DataFrame | None:
-    """The public announcements tab with round `round_number`'s replaced by `text` (removed when
-    None); its first column is named as the game names a round (day, round). None when no round
-    is left in it: the tab goes, as it was before the first announcement."""
-    word = game.round_word
-    rows = [] if existing is None or existing.empty else [
-        {word: r.get(word, r.get("round")), "announcement": r.get("announcement")}
-        for r in existing.to_dict("records")]
-    rows = [r for r in rows if cells.text(r[word]) not in ("", str(round_number))]
+    """The public announcements tab with round `round_number`'s rows replaced by `text`'s (removed
+    when None); its first column is named as the game names a round (day, round). None when no
+    round is left in it: the tab goes, as it was before the first announcement."""
+    rounds = announced(existing)
+    rounds.pop(round_number, None)
     if text is not None:
-        rows.append({word: round_number, "announcement": text})
-    rows.sort(key=lambda r: int(float(cells.text(r[word]))) if cells.text(r[word]).replace(".", "", 1).isdigit() else 0)
-    return frame(rows, [word, "announcement"]) if rows else None
+        rounds[round_number] = announcement_rows(round_number, text)
+    rows = [row for number in sorted(rounds) for row in rounds[number]]
+    if not rows:
+        return None
+    width = max(2, *(len(row) for row in rows))
+    # Header cells past the text's column stay blank: a table's columns are its own, under its header row.
+    return pd.DataFrame([row + [None] * (width - len(row)) for row in rows],
+                        columns=[game.round_word, ANNOUNCEMENT, *[""] * (width - 2)], dtype=object)
+
+
+def announcements_layout(tab: pd.DataFrame) -> TabLayout:
+    """Each round's title row stands out, then its headings; a table's header row is shaded as a
+    tab's header is. Columns are as wide as the tables need: a title, heading or line of text
+    runs on over the empty cells to its right rather than widening a table's first column."""
+    rows = tab.to_numpy(dtype=object).tolist()
+    fills: dict[int, Colour] = {}
+    tabled, in_table = [], False
+    for r, row in enumerate(rows):
+        filled = sum(not cells.is_blank(v) for v in row[1:])
+        table = cells.is_blank(row[0]) and filled > 1
+        if _round_key(row[0]) is not None:
+            fills[r] = TITLE_FILL
+        elif not cells.is_blank(row[0]):
+            fills[r] = HEADING_FILL
+        elif table and not in_table:
+            fills[r] = HEADER_FILL
+        tabled.append(table)
+        in_table = table
+    sized = pd.DataFrame([[row[0] if _round_key(row[0]) is not None else None,
+                           *(row[1:] if table else [None] * (len(row) - 1))] for row, table in zip(rows, tabled)],
+                         columns=tab.columns, dtype=object)
+    layout = lay_out(sized, highlight=fills)
+    if layout.columns[1].wrap:  # a table's first column wraps, and so do the lines of text in it
+        heights = {r + 1: h for r, (row, table) in enumerate(zip(rows, tabled))
+                   if not table and (h := row_height([(row[1], layout.columns[1].width)]))}
+        layout = replace(layout, heights={**layout.heights, **heights})
+    return layout
 
 
 def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
@@ -296,8 +414,11 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
         # The status first: a writer creates tabs in this order, so a new book opens on it.
         tabs = {"status": status, **views}
         layouts = {"status": status_layout(status), **view_layouts(game, views)}
+        if HISTORY in views:
+            layouts[HISTORY] = history_layout(views[HISTORY])
         if role == "public" and announcements_tab is not None:
             tabs["announcements"] = announcements_tab
+            layouts["announcements"] = announcements_layout(announcements_tab)
         if kind == "player" and submits.get(name) is not None:
             own = {tab.name: tab for tab in game.submit_tabs(state, name)}
             for tab_name, typed in submits[name].items():
