@@ -370,6 +370,8 @@ def announcements_layout(tab: pd.DataFrame) -> TabLayout:
                            *(row[1:] if table else [None] * (len(row) - 1))] for row, table in zip(rows, tabled)],
                          columns=tab.columns, dtype=object)
     layout = lay_out(sized, highlight=fills)
+    # A heading runs on to the right from the round column: left-aligned, as its numbers then are.
+    layout = replace(layout, columns=(replace(layout.columns[0], align="left"), *layout.columns[1:]))
     if layout.columns[1].wrap:  # a table's first column wraps, and so do the lines of text in it
         heights = {r + 1: h for r, (row, table) in enumerate(zip(rows, tabled))
                    if not table and (h := row_height([(row[1], layout.columns[1].width)]))}
@@ -436,7 +438,10 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
         mark = kv([("book", role), ("tabs", json.dumps(made, ensure_ascii=False))], ("key", "value"))
         append = {}
         submit_names = {tab.name for tab in game.every_submit_tab()}
-        for tab in [t for t in tabs if t != "status" and t not in submit_names]:
+        # A tab whose fills mark rows by where they are (a heading, a problem) is written whole: rows
+        # appended to it would go without their fills.
+        for tab in [t for t in tabs if t != "status" and t not in submit_names
+                    and not (t in layouts and layouts[t].positional_fills)]:
             rows = grown(shown.get(role, {}).get(tab), tabs[tab])
             if rows is not None:
                 del tabs[tab]

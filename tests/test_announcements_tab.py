@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import re
 
+import openpyxl
 import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sheets_host import markdown
+from sheets_host import engine, markdown
 from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.delivery import (HEADING_FILL, TITLE_FILL, announced, announcement_rows, announcements,
                                   announcements_layout, typed_text)
 from sheets_host.cells import SubmitRow
 from sheets_host.games import get_game
 from sheets_host.layout import HEADER_FILL
+
+from . import tally
+from .conftest import fixed_clock
 
 MARKDOWN = re.compile(r"`|\*\*|^\s*\|.*\|\s*$|^\s*#{1,6}\s", re.MULTILINE)  # as tests/test_books_read.py refuses
 GAME = get_game("magicians-market")
@@ -88,8 +92,23 @@ def test_titles_headings_and_table_headers_stand_out_and_text_does_not_widen_a_t
     fills = {r: layout.fills[r, 0] for r, _ in layout.fills if (r, 0) in layout.fills}
     assert fills == {1: TITLE_FILL, 2: HEADING_FILL, 3: HEADER_FILL, 6: HEADING_FILL}
     assert layout.columns[1].width == len("crystal ball") + 2 and not layout.columns[1].wrap
+    assert layout.columns[0].align == "left"  # a heading there runs on to the right, not cut off on the left
 
 
 def test_a_typed_row_reads_as_one_line_in_its_tab_s_order():
     row = SubmitRow("Ada", 3, ["rank", "A", "B"], {"B": "fire", "rank": 8, "A": None}, "board")
     assert typed_text(row) == "rank: 8, B: fire"
+
+
+def test_a_round_added_to_the_tab_has_its_title_shaded_as_the_first_had(monkeypatch, tmp_path):
+    """A tab that only grew was appended to, and appended rows went without their fills."""
+    tally.install(monkeypatch, tmp_path)
+    monkeypatch.setattr(tally.TallyGame, "announcement", lambda self, before, after: f"## Round {before.round}\ntallied.")
+    backend = XlsxBackend(tmp_path / "game")
+    engine.new_game(backend, "tally", ["Ada", "Blaise"], 5, clock=fixed_clock)
+    for _ in range(2):
+        engine.resolve(backend, early=True, allow_empty=True, clock=fixed_clock)
+    sheet = openpyxl.load_workbook(backend.book("public").path)["announcements"]
+    assert [[c.value for c in row] for row in sheet.iter_rows(min_row=2)] == [
+        [1, "Round 1"], [None, "tallied."], [2, "Round 2"], [None, "tallied."]]
+    assert [sheet.cell(r, 1).fill.fgColor.rgb[-6:] for r in (2, 4)] == [TITLE_FILL, TITLE_FILL]
