@@ -29,8 +29,8 @@ from .backends import ENGINE_TAB, Backend, Book, book_of, rows_from_frame
 from .errors import BookError, SchemaErrors
 from .game import Game
 from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp
-from .layout import (HEADER_FILL, INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, Colour, TabLayout, lay_out, lay_out_tab,
-                     row_height)
+from .layout import (HEADER_FILL, INPUT_ROWS, MAX_WIDTH, NEXT_FILL, PROBLEM_FILL, Colour, TabLayout, lay_out,
+                     lay_out_tab, row_height)
 from .cells import SubmitRow
 from .table import SubmitTab
 
@@ -226,7 +226,8 @@ def typed_text(row: SubmitRow) -> str:
     >>> typed_text(SubmitRow("Ada", 2, ["what", "site", "power"], {"what": "bid", "site": None, "power": 3}))
     'what: bid, power: 3'
     """
-    return ", ".join(f"{h}: {cells.text(row.values.get(h))}" for h in row.header if not cells.is_blank(row.values.get(h)))
+    typed = [(h, row.values.get(h)) for h in row.header]
+    return ", ".join(f"{h}: {cells.text(v)}" for h, v in typed if not cells.is_blank(v))
 
 
 def round_label(game: Game, number: int) -> int | str:
@@ -272,8 +273,9 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
 
 def history_layout(history: pd.DataFrame) -> TabLayout:
     """A row that did not count as typed (a problem) stands out."""
-    return lay_out(history, highlight={i: PROBLEM_FILL for i, (row, happened) in enumerate(zip(history["row"], history[HAPPENED]))
-                                       if not cells.is_blank(row) and happened != COUNTED})
+    marks = {i: PROBLEM_FILL for i, (row, happened) in enumerate(zip(history["row"], history[HAPPENED]))
+             if not cells.is_blank(row) and happened != COUNTED}
+    return lay_out(history, highlight=marks)
 
 
 ANNOUNCEMENT = "announcement"
@@ -282,10 +284,10 @@ HEADING_FILL: Colour = "EDEDED"  # pale grey: a heading within an announcement
 
 
 def _round_key(value: object) -> int | None:
-    """The round a row of the announcements tab starts (its first cell holds the round's number),
-    else None."""
-    text = cells.text(value)
-    return int(float(text)) if re.fullmatch(r"\d+(\.0)?", text) else None
+    """The round a row of the announcements tab starts (its first cell holds the round's number,
+    a number: a heading there is text, whatever it says), else None."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer()
+    return int(value) if number and value > 0 else None
 
 
 def announcement_rows(number: int, text: str) -> list[list[object]]:
@@ -371,7 +373,13 @@ def announcements_layout(tab: pd.DataFrame) -> TabLayout:
                          columns=tab.columns, dtype=object)
     layout = lay_out(sized, highlight=fills)
     # A heading runs on to the right from the round column: left-aligned, as its numbers then are.
-    layout = replace(layout, columns=(replace(layout.columns[0], align="left"), *layout.columns[1:]))
+    columns = [replace(layout.columns[0], align="left"), *layout.columns[1:]]
+    # A shaded row's title or heading ends within its shading: the last column widens for it.
+    short = max((len(v) + 2 - sum(c.width for c in columns[k:]) for r in fills
+                 for k, v in enumerate(rows[r][:2]) if isinstance(v, str)), default=0)
+    if short > 0:
+        columns[-1] = replace(columns[-1], width=min(MAX_WIDTH, columns[-1].width + short))
+    layout = replace(layout, columns=tuple(columns))
     if layout.columns[1].wrap:  # a table's first column wraps, and so do the lines of text in it
         heights = {r + 1: h for r, (row, table) in enumerate(zip(rows, tabled))
                    if not table and (h := row_height([(row[1], layout.columns[1].width)]))}

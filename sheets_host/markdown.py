@@ -38,7 +38,10 @@ def cells(line: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in line.strip().strip("|").split("|"))
 
 
-def table_at(lines: Sequence[str], i: int) -> tuple[tuple[str, ...], tuple[bool, ...], list[tuple[str, ...]], int] | None:
+Row = tuple[str, ...]
+
+
+def table_at(lines: Sequence[str], i: int) -> tuple[Row, tuple[bool, ...], list[Row], int] | None:
     """The pipe table starting at line `i` (its header, which columns are right-aligned, its rows,
     each as wide as the header, and the line after it), or None when none starts there."""
     if not (lines[i].lstrip().startswith("|") and i + 1 < len(lines) and SEPARATOR.match(lines[i + 1].strip())):
