@@ -219,15 +219,20 @@ def view_layouts(game: Game, tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabL
 TYPED = "what you typed"
 
 
-def typed_text(row: SubmitRow) -> str:
-    """What a row held, as one line: each typed cell after its column's name, in the tab's order
-    (a grid's label first).
+def typed_text(row: SubmitRow, grid: bool = False) -> str:
+    """What a row held, as one line: each typed cell after its column's name, in the tab's order;
+    a grid's row starts with its label, and each cell follows its column's letter or name.
 
     >>> typed_text(SubmitRow("Ada", 2, ["what", "site", "power"], {"what": "bid", "site": None, "power": 3}))
     'what: bid, power: 3'
+    >>> typed_text(SubmitRow("Ada", 2, ["rank", "A", "B"], {"rank": 8, "A": "fire", "B": "wind"}), grid=True)
+    'rank 8: A fire, B wind'
     """
-    typed = [(h, row.values.get(h)) for h in row.header]
-    return ", ".join(f"{h}: {cells.text(v)}" for h, v in typed if not cells.is_blank(v))
+    typed = [(h, row.values.get(h)) for h in row.header if not cells.is_blank(row.values.get(h))]
+    if grid and typed and typed[0][0] == row.header[0]:
+        (label, value), *typed = typed
+        return f"{label} {cells.text(value)}: " + ", ".join(f"{h} {cells.text(v)}" for h, v in typed)
+    return ", ".join(f"{h}: {cells.text(v)}" for h, v in typed)
 
 
 def round_label(game: Game, number: int) -> int | str:
@@ -245,6 +250,7 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
     the same after a crash, a redo or an undo."""
     game, word = session.game, session.game.round_word
     tabbed = ["tab"] if game.several_submit_tabs else []
+    grids = {game.tab_key(t.name) for t in game.every_submit_tab() if t.labels}
     log = session.tabs.get("log", pd.DataFrame()).to_dict("records")
     out = []
     for record in session.rounds:
@@ -264,7 +270,7 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
                 general.append(("what counted: " if cells.text(e.get("kind")) == "submission" else "")
                                + cells.text(e.get("message")))
         for row in session.attempt_rows(number, attempt)[player]:
-            out.append({word: label, "tab": row.tab, "row": row.row, TYPED: typed_text(row),
+            out.append({word: label, "tab": row.tab, "row": row.row, TYPED: typed_text(row, row.tab in grids),
                         HAPPENED: "; ".join(by_row.get(str(row_ref(row.tab, row.row)), [])) or COUNTED})
         for line in general:
             out.append({word: label, HAPPENED: line})

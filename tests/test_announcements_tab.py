@@ -120,3 +120,4 @@ def test_a_round_added_to_the_tab_has_its_title_shaded_as_the_first_had(monkeypa
 def test_a_title_ends_within_its_shading():
     layout = announcements_layout(announcements(GAME, None, 1, "## Academy of Witchcraft Arts: pregame resolved\nshort"))
     assert sum(c.width for c in layout.columns[1:]) >= len("Academy of Witchcraft Arts: pregame resolved")
+
