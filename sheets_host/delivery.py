@@ -452,10 +452,9 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
         mark = kv([("book", role), ("tabs", json.dumps(made, ensure_ascii=False))], ("key", "value"))
         append = {}
         submit_names = {tab.name for tab in game.every_submit_tab()}
-        # A tab whose fills mark rows by where they are (a heading, a problem) is written whole: rows
-        # appended to it would go without their fills.
-        for tab in [t for t in tabs if t != "status" and t not in submit_names
-                    and not (t in layouts and layouts[t].positional_fills)]:
+        # The tool's own tabs are laid out as a whole (a column widens for a long row, a heading or a
+        # problem is shaded where it is): written whole, as rows appended go without.
+        for tab in [t for t in tabs if t not in ("status", HISTORY, "announcements") and t not in submit_names]:
             rows = grown(shown.get(role, {}).get(tab), tabs[tab])
             if rows is not None:
                 del tabs[tab]

@@ -121,3 +121,17 @@ def test_a_title_ends_within_its_shading():
     layout = announcements_layout(announcements(GAME, None, 1, "## Academy of Witchcraft Arts: pregame resolved\nshort"))
     assert sum(c.width for c in layout.columns[1:]) >= len("Academy of Witchcraft Arts: pregame resolved")
 
+
+
+def test_my_submissions_widens_for_a_longer_row_of_a_later_round(monkeypatch, tmp_path):
+    """`my submissions` only grew, so a round's rows were appended, under columns as wide as the first round's."""
+    tally.install(monkeypatch, tmp_path)
+    backend = XlsxBackend(tmp_path / "game")
+    engine.new_game(backend, "tally", ["Ada", "Blaise"], 5, clock=fixed_clock)
+    for board in ([["2", "x", None]], [["2", "x", "x"], ["1", "x", "x"]]):
+        backend.book("player:Ada").write({"board": pd.DataFrame(board, columns=["rank", "A", "B"], dtype=object)})
+        engine.resolve(backend, early=True, allow_empty=True, clock=fixed_clock)
+    sheet = openpyxl.load_workbook(backend.book("player:Ada").path)["my submissions"]
+    assert [c.value for c in sheet[1]] == ["round", "tab", "row", "what happened", "what you typed"]
+    assert "rank 1: A x, B x" in [c.value for c in sheet["E"]]
+    assert sheet.column_dimensions["E"].width >= len("rank 1: A x, B x") + 2
