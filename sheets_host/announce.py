@@ -1,8 +1,8 @@
 """A round's announcement as Discord shows it: messages of at most 2,000 characters, pictures attached.
 
 The games write their announcements in Markdown with pipe tables (the `.md` files keep that text;
-the public book shows it as rows, `markdown.lines`). Discord renders bold, lists and code blocks but no pipe table, and refuses a
-message over 2,000 characters, so for Discord:
+the public book shows it as rows, `markdown.lines`). Discord renders bold, lists and code blocks but
+no pipe table, and refuses a message over 2,000 characters, so for Discord:
 
 - a table narrow enough to read on a phone becomes a code block with its columns lined up; a wider
   one is drawn in the round's tables picture and the text says so;

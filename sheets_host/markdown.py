@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-SEPARATOR = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
+_SEPARATOR = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_LINE = re.compile(r"^\*\*([^*]+)\*\*$")
 _NUMBER = re.compile(r"^-?(0|[1-9]\d*)(\.\d+)?$")  # no leading zero: "07" stays as typed
@@ -44,7 +44,7 @@ Row = tuple[str, ...]
 def table_at(lines: Sequence[str], i: int) -> tuple[Row, tuple[bool, ...], list[Row], int] | None:
     """The pipe table starting at line `i` (its header, which columns are right-aligned, its rows,
     each as wide as the header, and the line after it), or None when none starts there."""
-    if not (lines[i].lstrip().startswith("|") and i + 1 < len(lines) and SEPARATOR.match(lines[i + 1].strip())):
+    if not (lines[i].lstrip().startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1].strip())):
         return None
     header, marks = cells(lines[i]), cells(lines[i + 1])
     rows = []
@@ -104,7 +104,7 @@ def lines(markdown: str) -> list[Line]:
             out.append(Line("title" if level <= 2 and not out else "heading", (plain(heading[2]),)))
         elif bold := _BOLD_LINE.match(line):
             out.append(Line("heading", (plain(bold[1]),)))
-        elif line.startswith(("- ", "* ")):
+        elif line.startswith("- "):
             out.append(Line("text", (BULLET + plain(line[2:].strip()),)))
         else:
             out.append(Line("text", (plain(line),)))

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from sheets_host import engine
 from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.cli import app
-from sheets_host.delivery import announced, announcement_rows
+from sheets_host.announcements_tab import announced, announcement_rows
 from sheets_host.errors import RoundError, SchemaErrors, SheetsHostError
 from sheets_host.festival import rules
 from sheets_host.festival.endgame import listed

@@ -13,10 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sheets_host import engine, markdown
+from sheets_host.announcements_tab import (HEADING_FILL, TITLE_FILL, announced, announcement_rows, announcements,
+                                           announcements_layout)
 from sheets_host.backends.xlsx import XlsxBackend
-from sheets_host.delivery import (HEADING_FILL, TITLE_FILL, announced, announcement_rows, announcements,
-                                  announcements_layout, typed_text)
 from sheets_host.cells import SubmitRow
+from sheets_host.delivery import typed_text
 from sheets_host.games import get_game
 from sheets_host.layout import HEADER_FILL
 

@@ -6,7 +6,7 @@ import pytest
 from sheets_host import engine
 from sheets_host.backends import ENGINE_TAB
 from sheets_host.backends.xlsx import XlsxBackend
-from sheets_host.delivery import announced
+from sheets_host.announcements_tab import announced
 from sheets_host.engine import HISTORY
 from sheets_host.errors import SheetsHostError
 from sheets_host.play import bot_names, bots_submit, demo, simulate

@@ -8,7 +8,7 @@ from PIL import Image
 from sheets_host import engine
 from sheets_host.backends import ENGINE_TAB
 from sheets_host.backends.xlsx import XlsxBackend
-from sheets_host.delivery import announced
+from sheets_host.announcements_tab import announced
 from sheets_host.engine import HISTORY
 from sheets_host.games.pyramid_superiority import picture
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, Piece, Type
