@@ -281,11 +281,20 @@ def history_layout(history: pd.DataFrame) -> TabLayout:
     return lay_out(history, highlight=marks)
 
 
+def _header(frame: pd.DataFrame) -> list[str]:
+    """A tab's header as written: a blank header cell is read back named by its column letter.
+
+    >>> _header(pd.DataFrame(columns=["day", "(B)", "(D)"]))
+    ['day', '', '(D)']
+    """
+    return ["" if str(c) == f"({cells.column_letter(i)})" else str(c) for i, c in enumerate(frame.columns)]
+
+
 def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
     """The rows `new` adds after all of `old`'s (none when they are equal), when `old` (a tab as
     read) is where `new` starts: a state tab that only grows (a history of auctions, orders,
     stones) is then appended to, and one that did not change is not written."""
-    if old is None or not len(old) or len(new) < len(old) or list(old.columns) != list(new.columns):
+    if old is None or not len(old) or len(new) < len(old) or _header(old) != _header(new):
         return None
     def shown(frame: pd.DataFrame) -> list[list[str | None]]:
         return [[None if v is None or v == "" else str(v) for v in row] for row in rows_from_frame(frame)[1:]]
@@ -340,9 +349,7 @@ def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
         mark = kv([("book", role), ("tabs", json.dumps(made, ensure_ascii=False))], ("key", "value"))
         append = {}
         submit_names = {tab.name for tab in game.every_submit_tab()}
-        # The tool's own tabs are laid out as a whole (a column widens for a long row, a heading or a
-        # problem is shaded where it is): written whole, as rows appended go without.
-        for tab in [t for t in tabs if t not in ("status", HISTORY, "announcements") and t not in submit_names]:
+        for tab in [t for t in tabs if t != "status" and t not in submit_names]:
             rows = grown(shown.get(role, {}).get(tab), tabs[tab])
             if rows is not None:
                 del tabs[tab]

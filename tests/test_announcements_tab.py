@@ -7,22 +7,19 @@ from __future__ import annotations
 
 import re
 
-import openpyxl
 import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sheets_host import engine, markdown
+from sheets_host import markdown
 from sheets_host.announcements_tab import (HEADING_FILL, TITLE_FILL, announced, announcement_rows, announcements,
                                            announcements_layout)
 from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.cells import SubmitRow
-from sheets_host.delivery import typed_text
+from sheets_host.backends import frame_from_rows, rows_from_frame
+from sheets_host.delivery import grown, typed_text
 from sheets_host.games import get_game
 from sheets_host.layout import HEADER_FILL
-
-from . import tally
-from .conftest import fixed_clock
 
 MARKDOWN = re.compile(r"`|\*\*|^\s*\|.*\|\s*$|^\s*#{1,6}\s", re.MULTILINE)  # as tests/test_books_read.py refuses
 GAME = get_game("magicians-market")
@@ -104,35 +101,17 @@ def test_a_typed_row_reads_as_one_line_in_its_tab_s_order():
     assert typed_text(row) == "rank: 8, B: fire"
 
 
-def test_a_round_added_to_the_tab_has_its_title_shaded_as_the_first_had(monkeypatch, tmp_path):
-    """A tab that only grew was appended to, and appended rows went without their fills."""
-    tally.install(monkeypatch, tmp_path)
-    monkeypatch.setattr(tally.TallyGame, "announcement", lambda _, before, after: f"## Round {before.round}\ntallied.")
-    backend = XlsxBackend(tmp_path / "game")
-    engine.new_game(backend, "tally", ["Ada", "Blaise"], 5, clock=fixed_clock)
-    for _ in range(2):
-        engine.resolve(backend, early=True, allow_empty=True, clock=fixed_clock)
-    sheet = openpyxl.load_workbook(backend.book("public").path)["announcements"]
-    assert [[c.value for c in row] for row in sheet.iter_rows(min_row=2)] == [
-        [1, "Round 1"], [None, "tallied."], [2, "Round 2"], [None, "tallied."]]
-    assert [sheet.cell(r, 1).fill.fgColor.rgb[-6:] for r in (2, 4)] == [TITLE_FILL, TITLE_FILL]
-
-
 def test_a_title_ends_within_its_shading():
     layout = announcements_layout(announcements(GAME, None, 1, "## Academy of Witchcraft Arts: pregame resolved\nshort"))
     assert sum(c.width for c in layout.columns[1:]) >= len("Academy of Witchcraft Arts: pregame resolved")
 
 
 
-def test_my_submissions_widens_for_a_longer_row_of_a_later_round(monkeypatch, tmp_path):
-    """`my submissions` only grew, so a round's rows were appended, under columns as wide as the first round's."""
-    tally.install(monkeypatch, tmp_path)
-    backend = XlsxBackend(tmp_path / "game")
-    engine.new_game(backend, "tally", ["Ada", "Blaise"], 5, clock=fixed_clock)
-    for board in ([["2", "x", None]], [["2", "x", "x"], ["1", "x", "x"]]):
-        backend.book("player:Ada").write({"board": pd.DataFrame(board, columns=["rank", "A", "B"], dtype=object)})
-        engine.resolve(backend, early=True, allow_empty=True, clock=fixed_clock)
-    sheet = openpyxl.load_workbook(backend.book("player:Ada").path)["my submissions"]
-    assert [c.value for c in sheet[1]] == ["round", "tab", "row", "what happened", "what you typed"]
-    assert "rank 1: A x, B x" in [c.value for c in sheet["E"]]
-    assert sheet.column_dimensions["E"].width >= len("rank 1: A x, B x") + 2
+
+def test_a_round_added_is_sent_alone():
+    """Read back, the blank header cells over a table's columns are named (C), (D): the tab never
+    looked as if it had only grown, and Google was sent all of it every round."""
+    tab = announcements(GAME, None, 1, DAY_1)
+    read = frame_from_rows(rows_from_frame(tab))
+    added = grown(read, announcements(GAME, read, 2, "## Day 2\nAll sold."))
+    assert added is not None and added.values.tolist() == [[2, "Day 2", None, None], [None, "All sold.", None, None]]
