@@ -294,12 +294,18 @@ def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
     """The rows `new` adds after all of `old`'s (none when they are equal), when `old` (a tab as
     read) is where `new` starts: a state tab that only grows (a history of auctions, orders,
     stones) is then appended to, and one that did not change is not written."""
-    if old is None or not len(old) or len(new) < len(old) or _header(old) != _header(new):
+    if old is None or not len(old) or len(new) < len(old):
+        return None
+    width = len(old.columns)
+    # A tab may widen under blank header cells (the announcements, for a wider table): rows added.
+    if _header(new)[:width] != _header(old) or any(_header(new)[width:]):
         return None
     def shown(frame: pd.DataFrame) -> list[list[str | None]]:
         return [[None if v is None or v == "" else str(v) for v in row] for row in rows_from_frame(frame)[1:]]
     head = new.iloc[:len(old)]
-    return new.iloc[len(old):] if shown(old) == shown(head) else None
+    if not shown(head.iloc[:, width:]) == [[None] * (len(new.columns) - width)] * len(old):
+        return None
+    return new.iloc[len(old):] if shown(old) == shown(head.iloc[:, :width]) else None
 
 
 def deliver(session: Session, state: Any, books: Mapping[str, Book], *,

@@ -115,3 +115,10 @@ def test_a_round_added_is_sent_alone():
     read = frame_from_rows(rows_from_frame(tab))
     added = grown(read, announcements(GAME, read, 2, "## Day 2\nAll sold."))
     assert added is not None and added.values.tolist() == [[2, "Day 2", None, None], [None, "All sold.", None, None]]
+
+
+def test_a_round_with_a_wider_table_is_sent_alone_too():
+    read = frame_from_rows(rows_from_frame(announcements(GAME, None, 1, "## Day 1\n| a | b |\n|---|---|\n| 1 | 2 |")))
+    added = grown(read, announcements(GAME, read, 2, DAY_1))
+    assert added is not None and added.values.tolist()[:2] == [[2, "Magician's Market: day 1 of 7", None, None],
+                                                               ["Prices", None, None, None]]
