@@ -1,8 +1,8 @@
 """A round's announcement as Discord shows it: messages of at most 2,000 characters, pictures attached.
 
-The games write their announcements in Markdown with pipe tables (the `.md` files and the public
-book keep that text). Discord renders bold, lists and code blocks but no pipe table, and refuses a
-message over 2,000 characters, so for Discord:
+The games write their announcements in Markdown with pipe tables (the `.md` files keep that text;
+the public book shows it as rows, `markdown.lines`). Discord renders bold, lists and code blocks but
+no pipe table, and refuses a message over 2,000 characters, so for Discord:
 
 - a table narrow enough to read on a phone becomes a code block with its columns lined up; a wider
   one is drawn in the round's tables picture and the text says so;
@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .markdown import table_at
+
 LIMIT = 2000  # characters a Discord message holds
 FILES = 10  # attachments a message holds
 FILE_BYTES = 10 * 1024 * 1024  # an attachment's largest size for a webhook without boosts
@@ -35,7 +37,6 @@ CODE_ROWS = 25  # a longer table is a picture
 FENCE = "```"
 _ZWSP = "\u200b"  # an invisible space: "@\u200beveryone" pings nobody
 _MARKDOWN = re.compile(r"([\\*_~`|<>\[\]()#:-])")
-_SEPARATOR = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,6 @@ class Table:
         return [FENCE, line(self.header), *map(line, self.rows), FENCE]
 
 
-def _cells(line: str) -> tuple[str, ...]:
-    return tuple(c.strip() for c in line.strip().strip("|").split("|"))
-
-
 def tables_out(markdown: str) -> tuple[list[str], list[Table]]:
     """The lines with each pipe table replaced (a code block, or a line pointing at the picture),
     and the tables that go into the picture."""
@@ -87,14 +84,9 @@ def tables_out(markdown: str) -> tuple[list[str], list[Table]]:
         line = lines[i]
         if line.startswith("#"):
             title = line.lstrip("#").strip()
-        if line.lstrip().startswith("|") and i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1].strip()):
-            header, marks = _cells(line), _cells(lines[i + 1])
-            rows = []
-            i += 2
-            while i < len(lines) and lines[i].lstrip().startswith("|"):
-                rows.append(_cells(lines[i]) + ("",) * (len(header) - len(_cells(lines[i]))))
-                i += 1
-            table = Table(title, header, tuple(r[:len(header)] for r in rows), tuple(m.endswith(":") for m in marks))
+        if (found := table_at(lines, i)) is not None:
+            header, right, rows, i = found
+            table = Table(title, header, tuple(rows), right)
             block = table.code_block()
             if block is None:
                 pictured.append(table)

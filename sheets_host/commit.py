@@ -16,11 +16,11 @@ from typing import Any
 
 import pandas as pd
 
+from .announcements_tab import announcements
 from .backends import ENGINE_TAB, Backend, Book, match_tab
 from .backends.in_flight import each_book
 from .cells import SubmitRow
 from .delivery import (
-    announcements,
     check_owner,
     deliver,
     delivered,

@@ -26,15 +26,18 @@ from typing import Any
 import pandas as pd
 
 from . import cells
+from .announcements_tab import announcements_layout
 from .backends import ENGINE_TAB, Backend, Book, book_of, rows_from_frame
 from .backends.in_flight import each_book
+from .cells import SubmitRow
 from .errors import BookError, SchemaErrors
 from .game import Game
-from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp, submit_columns
+from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp
 from .layout import INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
 from .table import SubmitTab
 
 HISTORY = "my submissions"
+HAPPENED, COUNTED, TYPED = "what happened", "counted", "what you typed"  # my submissions' columns
 
 
 def kv(pairs: Sequence[tuple[str, object]], header=("what", "value")) -> pd.DataFrame:
@@ -215,18 +218,45 @@ def view_layouts(game: Game, tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabL
     return {name: lay_out(tab, palette=palette) for name, tab in tabs.items()}
 
 
+def typed_text(row: SubmitRow, grid: bool = False) -> str:
+    """What a row held, as one line: each typed cell after its column's name, in the tab's order;
+    a grid's row starts with its label, and each cell follows its column's letter or name.
+
+    >>> typed_text(SubmitRow("Ada", 2, ["what", "site", "power"], {"what": "bid", "site": None, "power": 3}))
+    'what: bid, power: 3'
+    >>> typed_text(SubmitRow("Ada", 2, ["rank", "A", "B"], {"rank": 8, "A": "fire", "B": "wind"}), grid=True)
+    'rank 8: A fire, B wind'
+    """
+    typed = [(h, row.values.get(h)) for h in row.header if not cells.is_blank(row.values.get(h))]
+    if grid and typed and typed[0][0] == row.header[0]:
+        (label, value), *typed = typed
+        return f"{label} {cells.text(value)}: " + ", ".join(f"{h} {cells.text(v)}" for h, v in typed)
+    return ", ".join(f"{h}: {cells.text(v)}" for h, v in typed)
+
+
+def round_label(game: Game, number: int) -> int | str:
+    """Round `number` in a column named by the game's word for a round: its number, or its name
+    when the game gives it another (the festival's pregame, whose round 1 is engine round 2)."""
+    name, word = game.round_name(number), game.round_word + " "
+    rest = name[len(word):] if name.startswith(word) else ""
+    return int(rest) if rest.isdigit() else name
+
+
 def history_frame(session: Session, player: str) -> pd.DataFrame:
-    """Every round's submission of one player as it was read, what each row did, and why a row
-    was dropped; from the archive and the log, so it is the same after a crash, a redo or an undo."""
+    """Every round's submission of one player as it was read, left to right: the {round}, the
+    tab (when the game has several) and row, what happened to the row and why, then what it held;
+    a line of its own for what counted or was defaulted. From the archive and the log, so it is
+    the same after a crash, a redo or an undo."""
     game, word = session.game, session.game.round_word
-    header = submit_columns(game)
     tabbed = ["tab"] if game.several_submit_tabs else []
+    grids = {game.tab_key(t.name) for t in game.every_submit_tab() if t.labels}
     log = session.tabs.get("log", pd.DataFrame()).to_dict("records")
     out = []
     for record in session.rounds:
         if record["status"] != "resolved":
             continue
         number, attempt = record["round"], record["attempt"]
+        label = round_label(game, number)
         mine = [e for e in log if cells.text(e.get("player")) == player and cells.text(e.get("round")) == str(number)
                 and cells.text(e.get("attempt")) == str(attempt)]
         by_row: dict[str, list[str]] = {}
@@ -239,38 +269,45 @@ def history_frame(session: Session, player: str) -> pd.DataFrame:
                 general.append(("what counted: " if cells.text(e.get("kind")) == "submission" else "")
                                + cells.text(e.get("message")))
         for row in session.attempt_rows(number, attempt)[player]:
-            out.append({word: number, "tab": row.tab, "row": row.row, **{h: row.values.get(h) for h in header},
-                        "what happened": "; ".join(by_row.get(str(row_ref(row.tab, row.row)), [])) or "counted"})
+            out.append({word: label, "tab": row.tab, "row": row.row, TYPED: typed_text(row, row.tab in grids),
+                        HAPPENED: "; ".join(by_row.get(str(row_ref(row.tab, row.row)), [])) or COUNTED})
         for line in general:
-            out.append({word: number, "what happened": line})
-    return frame(out, [word, *tabbed, "row", *header, "what happened"])
+            out.append({word: label, HAPPENED: line})
+    return frame(out, [word, *tabbed, "row", HAPPENED, TYPED])
 
 
-def announcements(game: Game, existing: pd.DataFrame | None, round_number: int, text: str | None) -> pd.DataFrame | None:
-    """The public announcements tab with round `round_number`'s replaced by `text` (removed when
-    None); its first column is named as the game names a round (day, round). None when no round
-    is left in it: the tab goes, as it was before the first announcement."""
-    word = game.round_word
-    rows = [] if existing is None or existing.empty else [
-        {word: r.get(word, r.get("round")), "announcement": r.get("announcement")}
-        for r in existing.to_dict("records")]
-    rows = [r for r in rows if cells.text(r[word]) not in ("", str(round_number))]
-    if text is not None:
-        rows.append({word: round_number, "announcement": text})
-    rows.sort(key=lambda r: int(float(cells.text(r[word]))) if cells.text(r[word]).replace(".", "", 1).isdigit() else 0)
-    return frame(rows, [word, "announcement"]) if rows else None
+def history_layout(history: pd.DataFrame) -> TabLayout:
+    """A row that did not count as typed (a problem) stands out."""
+    marks = {i: PROBLEM_FILL for i, (row, happened) in enumerate(zip(history["row"], history[HAPPENED]))
+             if not cells.is_blank(row) and happened != COUNTED}
+    return lay_out(history, highlight=marks)
+
+
+def _header(frame: pd.DataFrame) -> list[str]:
+    """A tab's header as written: a blank header cell is read back named by its column letter.
+
+    >>> _header(pd.DataFrame(columns=["day", "(B)", "(D)"]))
+    ['day', '', '(D)']
+    """
+    return ["" if str(c) == f"({cells.column_letter(i)})" else str(c) for i, c in enumerate(frame.columns)]
 
 
 def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
     """The rows `new` adds after all of `old`'s (none when they are equal), when `old` (a tab as
     read) is where `new` starts: a state tab that only grows (a history of auctions, orders,
     stones) is then appended to, and one that did not change is not written."""
-    if old is None or not len(old) or len(new) < len(old) or list(old.columns) != list(new.columns):
+    if old is None or not len(old) or len(new) < len(old):
+        return None
+    width = len(old.columns)
+    # A tab may widen under blank header cells (the announcements, for a wider table): rows added.
+    if _header(new)[:width] != _header(old) or any(_header(new)[width:]):
         return None
     def shown(frame: pd.DataFrame) -> list[list[str | None]]:
         return [[None if v is None or v == "" else str(v) for v in row] for row in rows_from_frame(frame)[1:]]
     head = new.iloc[:len(old)]
-    return new.iloc[len(old):] if shown(old) == shown(head) else None
+    if not shown(head.iloc[:, width:]) == [[None] * (len(new.columns) - width)] * len(old):
+        return None
+    return new.iloc[len(old):] if shown(old) == shown(head.iloc[:, :width]) else None
 
 
 def deliver(session: Session, state: Any, books: Mapping[str, Book], *,
@@ -307,8 +344,11 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
         # The status first: a writer creates tabs in this order, so a new book opens on it.
         tabs = {"status": status, **views}
         layouts = {"status": status_layout(status), **view_layouts(game, views)}
+        if HISTORY in views:
+            layouts[HISTORY] = history_layout(views[HISTORY])
         if role == "public" and announcements_tab is not None:
             tabs["announcements"] = announcements_tab
+            layouts["announcements"] = announcements_layout(announcements_tab)
         if kind == "player" and submits.get(name) is not None:
             own = {tab.name: tab for tab in game.submit_tabs(state, name)}
             for tab_name, typed in submits[name].items():

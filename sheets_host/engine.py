@@ -39,9 +39,9 @@ from .commit import (
     set_aside_once,
     type_state,
 )
+from .announcements_tab import announcements
 from .delivery import (
     HISTORY,
-    announcements,
     check_owner,
     deliver,
     fresh_submits,

@@ -9,6 +9,7 @@ import pytest
 from sheets_host import engine
 from sheets_host.backends import ENGINE_TAB
 from sheets_host.backends.xlsx import XlsxBackend
+from sheets_host.announcements_tab import announced
 from sheets_host.engine import HISTORY
 from sheets_host.errors import RoundError, SchemaErrors, SheetsHostError
 from sheets_host.play import bots_submit, demo
@@ -75,7 +76,7 @@ def test_resolve_writes_state_snapshot_archive_log_public_and_private(folder_bac
     assert list(host["rounds"]["status"]) == ["resolved", "open"]
     assert set(host["snapshots"]["round"]) == {1} and len(host["archive"]) >= 14
     assert "freeze" in set(host["log"]["kind"])
-    assert len(tabs(folder_backend, "public")["announcements"]) == 1
+    assert list(announced(tabs(folder_backend, "public")["announcements"])) == [1]
     assert tabs(folder_backend, "player:Ada")["submit"].empty
     assert [f.name for f in report.files] == ["round-01.md", "round-01.png"]
 

@@ -51,7 +51,7 @@ def test_check_and_resolve_print_a_surrogate_cell_escaped(academy_with_a_surroga
     archive = backend.book("host").read(["archive"])["archive"]
     assert (archive == "_xD800_").to_numpy().sum() == 1
     mine = backend.book("player:Ada").read(["my submissions"])["my submissions"]
-    assert (mine == "_xD800_").to_numpy().sum() == 1
+    assert mine["what you typed"].str.contains("_xD800_").sum() == 1
     copy = XlsxBackend(tmp_path / "replayed")
     engine.replay(backend, copy, fixed_clock)
     assert dumped(copy) == dumped(backend)
