@@ -31,7 +31,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...drawing import Canvas
+from ...drawing import Canvas, legend_rows
 from .state import CELLS, FILES, RANKS, ContinuumState, Element
 from .views import COLOURS
 
@@ -132,20 +132,6 @@ LEGEND = (("blank", "standing (secret)"), ("struck", "broken tile"),
           *((e, e.value) for e in COLOURS), ("badge", "broken ward: element, points"))
 
 
-def _legend_rows(canvas: Canvas, width: float) -> list[list[tuple[str | Element, str, float]]]:
-    """The legend's items flowed into lines of at most `width` pixels: (swatch, text, item width)."""
-    rows: list[list[tuple[str | Element, str, float]]] = [[]]
-    used = 0.0
-    for swatch, text in LEGEND:
-        w = 22 + canvas.text_size(text, 14)[0] + 18
-        if rows[-1] and used + w > width:
-            rows.append([])
-            used = 0.0
-        rows[-1].append((swatch, text, w))
-        used += w
-    return rows
-
-
 def _cross(canvas: Canvas, x: float, y: float, size: float, fill, width: float) -> None:
     inset = size * 0.24
     canvas.line([(x + inset, y + inset), (x + size - inset, y + size - inset)], fill, width)
@@ -243,7 +229,7 @@ def layout(count: int) -> Layout:
     columns = _columns(count)
     rows = math.ceil(count / columns)
     width = max(MIN_WIDTH, 2 * MARGIN + columns * PANEL_W - GAP_X)
-    legend = _legend_rows(Canvas(1, 1, BACKGROUND), width - 2 * MARGIN)
+    legend = legend_rows(LEGEND, width - 2 * MARGIN)
     top = MARGIN + TITLE_H + len(legend) * LEGEND_LINE + 10
     boards = []
     for i in range(count):
