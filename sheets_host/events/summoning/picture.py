@@ -163,7 +163,7 @@ def draw_battles(state: SummoningState, player: str) -> bytes | None:
         laid.append((title, game_map, stands, reach, invasions, defender == player, wrapped, left, height))
     top = MARGIN + TITLE_H + len(legend) * LEGEND_LINE + 8
     canvas = Canvas(WIDTH, top + sum(p[-1] + 16 for p in laid) + MARGIN - 16, BACKGROUND)
-    canvas.text(MARGIN, MARGIN + 12, f"Summoner's Dream, round {number}", 20, INK)
+    canvas.text(MARGIN, MARGIN + 12, f"Your battles, Summoner's Dream round {number}", 20, INK)
     for k, line in enumerate(legend):
         x, y = MARGIN, MARGIN + TITLE_H + k * LEGEND_LINE + LEGEND_LINE / 2
         for swatch, text, w in line:
