@@ -233,6 +233,15 @@ def _cut(text: str, width: float, size: int = SIZE) -> str:
     return text[:low].rstrip() + "…"
 
 
+def fit(text: str, width: float, size: int = SIZE) -> str:
+    """`text` if it fits `width` pixels in `size`-pixel type, else cut short with '…' (`_cut`).
+
+    >>> fit("Bo", 100), fit("Bartholomew Fitzgerald", 60)
+    ('Bo', 'Barth…')
+    """
+    return text if _width(text, size) <= width else _cut(text, width, size)
+
+
 def wrap(text: str, width: float, size: int = SIZE) -> list[str]:
     """`text` in lines at most `width` wide: broken at its line breaks, then at spaces; a word too
     long for a line is cut with '…', and past MAX_LINES lines the last kept one ends with '…'."""

@@ -31,7 +31,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...drawing import Canvas, legend_rows
+from ...drawing import Canvas, fit, legend_rows
 from .state import CELLS, FILES, RANKS, ContinuumState, Element
 from .views import COLOURS
 
@@ -119,15 +119,6 @@ def _columns(boards: int) -> int:
     return max(1, math.ceil(boards / rows))
 
 
-def _fit(canvas: Canvas, text: str, size: int, width: float) -> str:
-    """`text`, cut short with '...' to fit `width` pixels."""
-    if canvas.text_size(text, size)[0] <= width:
-        return text
-    while text and canvas.text_size(text + "...", size)[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "..."
-
-
 LEGEND = (("blank", "standing (secret)"), ("struck", "broken tile"),
           *((e, e.value) for e in COLOURS), ("badge", "broken ward: element, points"))
 
@@ -172,7 +163,7 @@ def _draw_board(canvas: Canvas, view: BoardView, x: float, y: float) -> None:
     count = view.broken
     note = f"{count} tile{'s' * (count != 1)} broken" if count else "nothing broken"
     note_w = canvas.text_size(note, 14)[0]
-    canvas.text(bx, y + NAME_H / 2 - 2, _fit(canvas, view.owner, 19, BOARD - note_w - 14), 19, INK)
+    canvas.text(bx, y + NAME_H / 2 - 2, fit(view.owner, BOARD - note_w - 14, 19), 19, INK)
     canvas.text(bx + BOARD, y + NAME_H / 2 - 2, note, 14, MUTED, align="right")
 
     colour = {c: COLOURS[w.element] for w in view.revealed for c in w.cells}
