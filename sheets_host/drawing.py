@@ -177,7 +177,8 @@ def stack(pngs: Sequence[bytes]) -> bytes | None:
     return buffer.getvalue()
 
 
-def legend_rows(items: Sequence[tuple[object, str]], width: float, size: int = 14) -> list[list[tuple[object, str, float]]]:
+def legend_rows(items: Sequence[tuple[object, str]], width: float,
+                size: int = 14) -> list[list[tuple[object, str, float]]]:
     """A legend's items (a swatch, then its text in `size`-pixel type) flowed into lines of at most
     `width` pixels: each line's (swatch, text, item width), the item width holding a 16-pixel
     swatch, the text and the space before the next item.

@@ -9,14 +9,16 @@ import pytest
 from sheets_host.games.pyramid_superiority.rules import NOTATION
 from sheets_host.games.pyramid_superiority.views import STAR_MARK
 
-from .test_pyramid_superiority_game import GAME, NAMES, bot_game, defaults  # noqa: F401 (a fixture)
+from sheets_host.play import default_settings
+
+from .test_pyramid_superiority_game import GAME, NAMES, bot_game
 
 PIECE = re.compile(r"\b(grass|fire|water)\*? (grass|fire|water)\*? / (grass|fire|water)\*? (grass|fire|water)\*?")
 
 
 @pytest.fixture(scope="module")
-def states(defaults):
-    return bot_game(0, defaults=defaults)
+def states():
+    return bot_game(0, defaults=default_settings(GAME))
 
 
 def tabs(state):

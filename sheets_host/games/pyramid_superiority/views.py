@@ -53,8 +53,8 @@ def how_to_submit(state: PyramidState, player: Name) -> list[str]:
                   "or bottom-right.",
                   f"rotate | 90, 180 or 270 (optional): turns your piece clockwise; {ROTATION_COST} chips, paid "
                   "only if it is proposed.",
-                  f"Your piece for round {day}: {piece.text()} ({NOTATION}); you are {state.types[player].value}, a guest "
-                  f"of the {state.settings.meadow_of(player).title}.",
+                  f"Your piece for round {day}: {piece.text()} ({NOTATION}); you are "
+                  f"{state.types[player].value}, a guest of the {state.settings.meadow_of(player).title}.",
                   f"Example: rows `bid | {min(2, purse.chips)}` and `star | {star.value}`.",
                   f"Nothing valid by the deadline: you bid 0 and your star goes on {star.value}."]
         return lines
@@ -119,7 +119,8 @@ def public_view(state: PyramidState) -> dict[str, pd.DataFrame]:
         for p in POSITIONS])
     grid = rules.top_view(led.pyramid)
     top = pd.DataFrame([[f"row {i + 1}", *(cell_text(c) for c in row)] for i, row in enumerate(grid)],
-                       columns=[f"from the top ({STAR_MARK}: the star)", *(f"column {j + 1}" for j in range(rules.SIDE))])
+                       columns=[f"from the top ({STAR_MARK}: the star)",
+                                *(f"column {j + 1}" for j in range(rules.SIDE))])
     points = pd.DataFrame([{"day": a.day, "participant": a.name, "what": a.what, "points": a.points}
                            for a in led.awards], columns=["day", "participant", "what", "points"])
     tabs = {"participants": people, "proposed pieces": proposed, "pyramid": pyramid, "from the top": top,
