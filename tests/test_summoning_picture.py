@@ -49,6 +49,7 @@ def test_each_map_s_lines_name_the_towers_and_familiars_the_player_may_know():
         for _, defender, (invasion,), lines in invading:
             text = "\n".join(lines)
             assert all(f"slot {f.slot} {f.unit}:" in text for f in invasion.fates)  # their own Familiars
+            assert invasion.fates or "You sent no Familiars." in text  # not a bare list of Towers
             assert all(s.tower not in text for s in turns[defender].stands)  # the defender's units: kinds only
 
 

@@ -141,7 +141,7 @@ def panels(state: SummoningState, player: str, number: int) -> list[tuple[str, s
     for i in (i for i in state.invasions if i.round == number and i.invader == player):
         kinds = sorted({_kind(s.tower) for s in turns[i.defender].stands})
         out.append((f"Your invasion of {i.defender}: {i.map}", i.defender, [i],
-                    [f"Their Towers: {', '.join(kinds) or 'none'}", *attack_lines(i)]))
+                    [f"Their Towers: {', '.join(kinds) or 'none'}", *(attack_lines(i) or ["You sent no Familiars."])]))
     return out
 
 
