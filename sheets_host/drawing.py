@@ -154,23 +154,48 @@ class Canvas:
 
 
 def stack(pngs: Sequence[bytes]) -> bytes | None:
-    """PNG pictures one under the other, left-aligned on white, as one PNG (None for none; one as is).
+    """PNG pictures one under the other, left-aligned, as one PNG (None for none; one as is). A
+    narrower picture is widened in its own background, the colour of its top-right pixel, so the
+    stack shows no white gap beside it.
 
-    >>> a, b = Canvas(30, 10, (0, 0, 0)).png(), Canvas(20, 15, (0, 0, 0)).png()
-    >>> Image.open(io.BytesIO(stack([a, b]))).size, stack([a]) == a, stack([])
-    ((30, 25), True, None)
+    >>> a, b = Canvas(30, 10, (0, 0, 0)).png(), Canvas(20, 15, (9, 9, 9)).png()
+    >>> both = Image.open(io.BytesIO(stack([a, b])))
+    >>> both.size, both.getpixel((29, 24)), stack([a]) == a, stack([])
+    ((30, 25), (9, 9, 9), True, None)
     """
     if len(pngs) < 2:
         return pngs[0] if pngs else None
     images = [Image.open(io.BytesIO(png)).convert("RGB") for png in pngs]
-    out = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)), (255, 255, 255))
+    out = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)))
     y = 0
     for image in images:
+        out.paste(image.getpixel((image.width - 1, 0)), (image.width, y, out.width, y + image.height))
         out.paste(image, (0, y))
         y += image.height
     buffer = io.BytesIO()
     out.save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+def legend_rows(items: Sequence[tuple[object, str]], width: float,
+                size: int = 14) -> list[list[tuple[object, str, float]]]:
+    """A legend's items (a swatch, then its text in `size`-pixel type) flowed into lines of at most
+    `width` pixels: each line's (swatch, text, item width), the item width holding a 16-pixel
+    swatch, the text and the space before the next item.
+
+    >>> [[text for _, text, _ in line] for line in legend_rows([(1, "road"), (2, "land"), (3, "scenery")], 160)]
+    [['road', 'land'], ['scenery']]
+    """
+    rows: list[list[tuple[object, str, float]]] = [[]]
+    used = 0.0
+    for swatch, text in items:
+        w = 22 + _width(text, size) + 18
+        if rows[-1] and used + w > width:
+            rows.append([])
+            used = 0.0
+        rows[-1].append((swatch, text, w))
+        used += w
+    return rows
 
 
 # Tables: Discord shows no Markdown pipe tables, so an announcement's tables are drawn. Sizes in px.
@@ -209,7 +234,16 @@ def _cut(text: str, width: float, size: int = SIZE) -> str:
     return text[:low].rstrip() + "…"
 
 
-def _wrap(text: str, width: float, size: int = SIZE) -> list[str]:
+def fit(text: str, width: float, size: int = SIZE) -> str:
+    """`text` if it fits `width` pixels in `size`-pixel type, else cut short with '…' (`_cut`).
+
+    >>> fit("Bo", 100), fit("Bartholomew Fitzgerald", 60)
+    ('Bo', 'Barth…')
+    """
+    return text if _width(text, size) <= width else _cut(text, width, size)
+
+
+def wrap(text: str, width: float, size: int = SIZE) -> list[str]:
     """`text` in lines at most `width` wide: broken at its line breaks, then at spaces; a word too
     long for a line is cut with '…', and past MAX_LINES lines the last kept one ends with '…'."""
     lines: list[str] = []
@@ -270,7 +304,7 @@ def table(title: str | None, header: Sequence[str], rows: Sequence[Sequence[obje
     """A table as a PNG (Discord shows no Markdown tables): an optional title in larger bold type, a
     dark header row, then the rows (cells `str()` of the values, None empty) shaded every other one
     in a thin grid. Columns are as wide as their widest cells; past `max_width` px the widest text
-    columns narrow and their cells wrap, rows growing taller (`_columns`, `_wrap`). `right[i]`
+    columns narrow and their cells wrap, rows growing taller (`_columns`, `wrap`). `right[i]`
     right-aligns column i, by default if its non-empty cells all look like numbers ("12", "-3", "4.50").
 
     >>> small = table("Scores", ["Player", "Points"], [["Ann", 12], ["Bo", None]])
@@ -288,9 +322,9 @@ def table(title: str | None, header: Sequence[str], rows: Sequence[Sequence[obje
     natural = [2 * PAD_X + math.ceil(max([8.0, *(_width(line) for r in grid for line in r[i].split("\n"))]))
                for i in range(n)]
     widths = _columns(natural, right, room)
-    lines = [[_wrap(cell, w - 2 * PAD_X) for cell, w in zip(r, widths)] for r in grid]
+    lines = [[wrap(cell, w - 2 * PAD_X) for cell, w in zip(r, widths)] for r in grid]
     heights = [2 * PAD_Y + LINE * max([1, *map(len, cells)]) for cells in lines] if n else []
-    titled = _wrap(_clean(title), room, TITLE_SIZE) if _clean(title) else []
+    titled = wrap(_clean(title), room, TITLE_SIZE) if _clean(title) else []
     title_width = min(room, math.ceil(max([0.0, *(_width(line, TITLE_SIZE) + 1 for line in titled)])))
     top = MARGIN + (len(titled) * TITLE_LINE + GAP if titled else 0)
     xs = [MARGIN + sum(widths[:i]) for i in range(n + 1)]

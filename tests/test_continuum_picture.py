@@ -189,7 +189,8 @@ def test_festival_stacks_the_pictures_of_several_events(festival, monkeypatch):
     continuum = image(draw_boards(state.events["continuum"]))
     both = image(GAME.picture(state))
     assert both.size == (continuum.width, 50 + continuum.height)
-    assert both.getpixel((5, 5)) == (10, 20, 30) and both.getpixel((300, 25)) == (255, 255, 255)  # alchemy first
+    # alchemy first, widened in its own colour: no white gap beside it (issue 26)
+    assert both.getpixel((5, 5)) == (10, 20, 30) and both.getpixel((300, 25)) == (10, 20, 30)
     assert both.crop((0, 50, continuum.width, 50 + continuum.height)).tobytes() == continuum.tobytes()
 
 

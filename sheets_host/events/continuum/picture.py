@@ -31,7 +31,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...drawing import Canvas
+from ...drawing import Canvas, fit, legend_rows
 from .state import CELLS, FILES, RANKS, ContinuumState, Element
 from .views import COLOURS
 
@@ -119,31 +119,8 @@ def _columns(boards: int) -> int:
     return max(1, math.ceil(boards / rows))
 
 
-def _fit(canvas: Canvas, text: str, size: int, width: float) -> str:
-    """`text`, cut short with '...' to fit `width` pixels."""
-    if canvas.text_size(text, size)[0] <= width:
-        return text
-    while text and canvas.text_size(text + "...", size)[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "..."
-
-
 LEGEND = (("blank", "standing (secret)"), ("struck", "broken tile"),
           *((e, e.value) for e in COLOURS), ("badge", "broken ward: element, points"))
-
-
-def _legend_rows(canvas: Canvas, width: float) -> list[list[tuple[str | Element, str, float]]]:
-    """The legend's items flowed into lines of at most `width` pixels: (swatch, text, item width)."""
-    rows: list[list[tuple[str | Element, str, float]]] = [[]]
-    used = 0.0
-    for swatch, text in LEGEND:
-        w = 22 + canvas.text_size(text, 14)[0] + 18
-        if rows[-1] and used + w > width:
-            rows.append([])
-            used = 0.0
-        rows[-1].append((swatch, text, w))
-        used += w
-    return rows
 
 
 def _cross(canvas: Canvas, x: float, y: float, size: float, fill, width: float) -> None:
@@ -186,7 +163,7 @@ def _draw_board(canvas: Canvas, view: BoardView, x: float, y: float) -> None:
     count = view.broken
     note = f"{count} tile{'s' * (count != 1)} broken" if count else "nothing broken"
     note_w = canvas.text_size(note, 14)[0]
-    canvas.text(bx, y + NAME_H / 2 - 2, _fit(canvas, view.owner, 19, BOARD - note_w - 14), 19, INK)
+    canvas.text(bx, y + NAME_H / 2 - 2, fit(view.owner, BOARD - note_w - 14, 19), 19, INK)
     canvas.text(bx + BOARD, y + NAME_H / 2 - 2, note, 14, MUTED, align="right")
 
     colour = {c: COLOURS[w.element] for w in view.revealed for c in w.cells}
@@ -243,7 +220,7 @@ def layout(count: int) -> Layout:
     columns = _columns(count)
     rows = math.ceil(count / columns)
     width = max(MIN_WIDTH, 2 * MARGIN + columns * PANEL_W - GAP_X)
-    legend = _legend_rows(Canvas(1, 1, BACKGROUND), width - 2 * MARGIN)
+    legend = legend_rows(LEGEND, width - 2 * MARGIN)
     top = MARGIN + TITLE_H + len(legend) * LEGEND_LINE + 10
     boards = []
     for i in range(count):

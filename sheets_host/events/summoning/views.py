@@ -45,7 +45,7 @@ def _unit_row(state: SummoningState, unit: Unit, round_number: int) -> dict:
             "next level": problem or f"{rules.upgrade_price(state.catalogue, unit)} coins"}
 
 
-def _attack_lines(invasion: Invasion) -> list[str]:
+def attack_lines(invasion: Invasion) -> list[str]:
     """The invader's report: each Familiar's fate (the defender's Tower kinds, never their units)."""
     out = []
     for f in invasion.fates:
@@ -57,12 +57,11 @@ def _attack_lines(invasion: Invasion) -> list[str]:
     return out
 
 
-def _defence_line(invasion: Invasion) -> str:
+def defence_line(invasion: Invasion) -> str:
     """The defender's report of one invasion: how many came, got through, and which Towers killed."""
     kills = Counter(f.killer for f in invasion.fates if f.killer)
-    by = ", ".join(f"{t} {n}" for t, n in sorted(kills.items())) or "none killed"
-    return (f"{len(invasion.fates)} Familiars came on {invasion.map}, {invasion.stolen} reached E; "
-            f"killed by: {by}")
+    by = ", ".join(f"{t} killed {n}" for t, n in sorted(kills.items())) or "none killed"
+    return f"{len(invasion.fates)} Familiars came on {invasion.map}, {invasion.stolen} reached E; {by}"
 
 
 def private_view(state: SummoningState, player: str) -> dict[str, pd.DataFrame]:
@@ -82,9 +81,9 @@ def private_view(state: SummoningState, player: str) -> dict[str, pd.DataFrame]:
     for inv in reversed(state.invasions):
         if inv.invader == player:
             report += [{"round": inv.round, "what": f"your invasion of {inv.defender}", "report": line}
-                       for line in _attack_lines(inv)]
+                       for line in attack_lines(inv)]
         if inv.defender == player:
-            report.append({"round": inv.round, "what": "an invasion of your map", "report": _defence_line(inv)})
+            report.append({"round": inv.round, "what": "an invasion of your map", "report": defence_line(inv)})
     out = {"my summoning": pd.DataFrame(me, columns=["what", "value"], dtype=object),
            "my summoning units": pd.DataFrame(units, columns=["unit", "kind", "level", "next level"], dtype=object),
            "my summoning battles": pd.DataFrame(report, columns=["round", "what", "report"], dtype=object)}

@@ -102,9 +102,14 @@ class Piece:
         return next(c for c in Corner if self.cell(c) is kind)
 
     def text(self) -> str:
-        """'grass fire* / grass water': the top row, then the bottom row; * marks the star."""
+        """'grass fire* / grass water': the top row, then the bottom row; * marks the star (said
+        wherever a book shows it: `NOTATION`)."""
         names = [t.value + ("*" if self.star is c else "") for c, t in zip(Corner, self.cells)]
         return f"{names[0]} {names[1]} / {names[2]} {names[3]}"
+
+
+# How `Piece.text` reads, in the game's words: the legend beside every piece so written.
+NOTATION = "top row / bottom row; * marks the star"
 
 
 def is_piece_of(cells: Sequence[Type], majority: Type) -> bool:

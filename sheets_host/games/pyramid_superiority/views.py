@@ -13,11 +13,13 @@ import pandas as pd
 
 from ...layout import tint
 from . import colours, rules
-from .rules import CORNERS, MULTIPLIERS, POSITIONS, ROTATION_COST, Corner, Piece
 from .meadows import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name
+from .rules import CORNERS, MULTIPLIERS, NOTATION, POSITIONS, ROTATION_COST, Corner, Piece
 from .state import PyramidState, RowKind
 
 STAR_MARK = "★"
+PIECES_READ = ("pieces read", NOTATION)  # the legend row under the pieces of a `me` tab
+PROPOSED_PIECE = f"proposed piece ({NOTATION})"  # the column's header carries its legend
 
 
 def palette() -> dict[str, str]:
@@ -52,8 +54,8 @@ def how_to_submit(state: PyramidState, player: Name) -> list[str]:
                   "or bottom-right.",
                   f"rotate | 90, 180 or 270 (optional): turns your piece clockwise; {ROTATION_COST} chips, paid "
                   "only if it is proposed.",
-                  f"Your piece for round {day}: {piece.text()}; you are {state.types[player].value}, a guest "
-                  f"of the {state.settings.meadow_of(player).title}.",
+                  f"Your piece for round {day}: {piece.text()} ({NOTATION}); you are "
+                  f"{state.types[player].value}, a guest of the {state.settings.meadow_of(player).title}.",
                   f"Example: rows `bid | {min(2, purse.chips)}` and `star | {star.value}`.",
                   f"Nothing valid by the deadline: you bid 0 and your star goes on {star.value}."]
         return lines
@@ -118,7 +120,8 @@ def public_view(state: PyramidState) -> dict[str, pd.DataFrame]:
         for p in POSITIONS])
     grid = rules.top_view(led.pyramid)
     top = pd.DataFrame([[f"row {i + 1}", *(cell_text(c) for c in row)] for i, row in enumerate(grid)],
-                       columns=["from the top", *(f"column {j + 1}" for j in range(rules.SIDE))])
+                       columns=[f"from the top ({STAR_MARK}: the star)",
+                                *(f"column {j + 1}" for j in range(rules.SIDE))])
     points = pd.DataFrame([{"day": a.day, "participant": a.name, "what": a.what, "points": a.points}
                            for a in led.awards], columns=["day", "participant", "what", "points"])
     tabs = {"participants": people, "proposed pieces": proposed, "pyramid": pyramid, "from the top": top,
@@ -139,7 +142,7 @@ def private_view(state: PyramidState, player: Name) -> dict[str, pd.DataFrame]:
         if state.day <= ROUNDS:
             piece = state.pieces[(state.day, player)]
             me += [("today", f"day {state.day}: the proposal stage of round {state.day}"),
-                   (f"your piece for round {state.day}", piece.text()),
+                   (f"your piece for round {state.day}", piece.text()), PIECES_READ,
                    ("if you submit nothing", f"bid 0, star on {state.default_star(player, 0).value}")]
         else:
             me.append(("today", "game over" if state.over else "day 15: nothing for guests to submit"))
@@ -153,7 +156,7 @@ def private_view(state: PyramidState, player: Name) -> dict[str, pd.DataFrame]:
             r = state.day - 1
             me += [("today", f"day {state.day}: the construction stage of round {r}"
                              + (" (the last: no transfers)" if r == ROUNDS else "")),
-                   *((f"the {m.title}'s piece", p.text()) for m, p in state.offers().items()),
+                   *((f"the {m.title}'s piece", p.text()) for m, p in state.offers().items()), PIECES_READ,
                    ("positions you can build on", ", ".join(p.name for p in rules.buildable(led.pyramid))),
                    ("if you submit nothing", f"bid 0, the Red Meadow's piece at "
                                              f"{rules.default_position(led.pyramid).name}")]
@@ -190,10 +193,10 @@ def group_view(state: PyramidState, role: str) -> dict[str, pd.DataFrame]:
                                "star attempt": result.attempts[g].value,
                                "proposed": ("yes" + (f", turned {90 * result.rotation}°" if result.rotation else ""))
                                if won else "", "star on": result.piece.star.value,
-                               "proposed piece": result.piece.text()})
+                               PROPOSED_PIECE: result.piece.text()})
     return {"pieces": dealt,
             "proposals": pd.DataFrame(rounds, columns=["round", "guest", "type", "bid", "star attempt", "proposed",
-                                                       "star on", "proposed piece"])}
+                                                       "star on", PROPOSED_PIECE])}
 
 
 def announcement(title: str, before: PyramidState, after: PyramidState) -> str:
@@ -202,7 +205,8 @@ def announcement(title: str, before: PyramidState, after: PyramidState) -> str:
     if day <= ROUNDS:
         lines += [f"### Proposal stage, round {day}", ""]
         lines += [f"- {m.title} proposes {led.proposed[(day, m)].piece.text()} "
-                  f"(star on {led.proposed[(day, m)].piece.star.value}, * marks it)" for m in GUEST_MEADOWS]
+                  f"(star on {led.proposed[(day, m)].piece.star.value})" for m in GUEST_MEADOWS]
+        lines += ["", f"Pieces read {NOTATION}."]
         lines += ["", "| guest | meadow | type | points |", "|---|---|---|---:|"]
         lines += [f"| {g} | {after.settings.meadow_of(g).title} | {after.types[g].value} | {led.points(g)} |"
                   for g in after.settings.guests]
@@ -211,7 +215,7 @@ def announcement(title: str, before: PyramidState, after: PyramidState) -> str:
         r = day - 1
         built = next(p for p, rr in led.placed.items() if rr == r)
         lines += [f"### Construction stage, round {r}", "",
-                  f"A piece is built at **{built.name}**: {led.pyramid[built].text()}.", "",
+                  f"A piece is built at **{built.name}**: {led.pyramid[built].text()} ({NOTATION}).", "",
                   "| player | type | points |", "|---|---|---:|"]
         lines += [f"| {p} | {after.types[p].value} | {led.points(p)} |" for p in after.settings.players]
         lines.append("")

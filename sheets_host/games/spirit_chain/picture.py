@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...drawing import Canvas
+from ...drawing import Canvas, fit
 from . import views
 from .cards import LANTERN
 from .colours import BACKGROUND, COLOURS, INK, MUTED
@@ -47,12 +47,12 @@ def draw_summoning(players: Sequence[str], clashes: Sequence[Clash], lights: Seq
         x = LEFT + k * (CARD_W + GAP)
         canvas.text(x + CARD_W / 2, 64, f"slot {k + 1}", 16, MUTED, anchor="mm")
     for side, y in enumerate(ROW_Y):
-        canvas.text(20, y + 20, players[side], 22, INK, anchor="la")
+        canvas.text(20, y + 20, fit(players[side], LEFT - 40, 22), 22, INK, anchor="la")  # clear of the slots
         share = max(0, min(LANTERN, lights[side])) / LANTERN
         canvas.rect((20, y + 60, 201, y + 81), outline=INK, width=2)
         if share:
             canvas.rect((22, y + 62, 23 + 176 * share, y + 79), fill=(232, 180, 40))
-        canvas.text(20, y + 92, f"{lights[side]} lights", 18, INK, anchor="la")
+        canvas.text(20, y + 92, f"{lights[side]} of {LANTERN} lights", 18, INK, anchor="la")  # what the bar is out of
         for k, c in enumerate(clashes):
             x = LEFT + k * (CARD_W + GAP)
             card, fate = c.cards[side], c.fates[side]

@@ -26,7 +26,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...drawing import Canvas
+from ...drawing import Canvas, fit
 from . import rounds, rules
 from .colours import (AXIS, BACKGROUND, FAILED_BG, FAILED_INK, FAILED_TEXT, FREE_FILL, INK, MUTED,
                       PLAYER_COLOURS, RING, STONE, STONE_TEXT, VECTOR)
@@ -82,20 +82,9 @@ def _players(sites: Sequence[SiteView], resultants: Mapping[str, tuple[float, fl
     return list(seen)
 
 
-def _fit(canvas: Canvas, text: str, size: int, max_width: float) -> str:
-    """`text`, cut with an ellipsis if needed to fit in max_width pixels."""
-    if canvas.text_size(text, size)[0] <= max_width:
-        return text
-    for cut in range(len(text) - 1, 0, -1):
-        short = text[:cut].rstrip() + "…"
-        if canvas.text_size(short, size)[0] <= max_width:
-            return short
-    return text[:1]
-
-
 def _short_names(canvas: Canvas, names: Sequence[str], size: int, max_width: float) -> dict[str, str]:
     """A label per name that fits in max_width and tells the names apart."""
-    labels = {name: _fit(canvas, name, size, max_width) for name in names}
+    labels = {name: fit(name, max_width, size) for name in names}
     counts: dict[str, int] = {}
     for label in labels.values():
         counts[label] = counts.get(label, 0) + 1
@@ -106,7 +95,7 @@ def _short_names(canvas: Canvas, names: Sequence[str], size: int, max_width: flo
             taken[label] = taken.get(label, 0) + 1
             suffix = str(taken[label])
             room = max_width - canvas.text_size(suffix, size)[0]
-            labels[name] = _fit(canvas, name, size, room).rstrip("…") + "…" + suffix
+            labels[name] = fit(name, room, size).rstrip("…") + "…" + suffix
     return labels
 
 
@@ -192,7 +181,7 @@ def _draw_header(canvas: Canvas, title: str, players: Sequence[str],
     # players, in their colours, right-aligned on the title line
     right = WIDTH - 24
     for name in reversed(players):
-        text = _fit(canvas, name, 16, 150)
+        text = fit(name, 150, 16)
         canvas.text(right, 30, text, 16, colours[name], align="right")
         right -= canvas.text_size(text, 16)[0] + 16
 
@@ -237,7 +226,7 @@ def _draw_resultants(canvas: Canvas, top: float, resultants: Mapping[str, tuple[
         y += 40
         canvas.circle(x + 8, y, 7, fill=colours.get(name, INK))
         canvas.text(x + 26, y, f"{rank}.", 18, INK)
-        canvas.text(x + 56, y, _fit(canvas, name, 18, 330), 18, colours.get(name, INK))
+        canvas.text(x + 56, y, fit(name, 330, 18), 18, colours.get(name, INK))
         canvas.text(x + 480, y, f"{math.hypot(vx, vy):.2f}", 18, INK, align="right")
         canvas.text(x + 500, y, f"({vx:+.2f}, {vy:+.2f})", 14, MUTED)
 
