@@ -8,7 +8,7 @@ the game's colours) into a layout.
 >>> frame = pd.DataFrame([["Ada", 12, 2.5], ["Blaise", 3, None]], columns=["player", "garnets", "score"])
 >>> tab = lay_out(frame)
 >>> [(c.width, c.number_format, c.align) for c in tab.columns]
-[(8, None, 'left'), (9, '#,##0', 'right'), (7, '#,##0.##', 'right')]
+[(8, None, 'left'), (9, '#,##0', 'right'), (7, '#,##0.0', 'right')]
 >>> tab.frozen_rows, tab.input_rows
 (1, 0)
 """
@@ -32,6 +32,10 @@ PROBLEM_FILL: Colour = "F8D7DA"  # pale red: a problem the reader should see
 NEXT_FILL: Colour = "D4EDDA"  # pale green: what the reader must do next
 
 MIN_WIDTH, MAX_WIDTH = 6, 60  # characters; a wider text wraps
+# A column of numbers shows as many decimals as its most precise value needs, up to this many.
+MAX_DECIMALS = 2
+# The number formats the tool gives values that are not dates: whole numbers, then 1 to MAX_DECIMALS decimals.
+NUMBER_FORMATS = ("#,##0", *(f"#,##0.{'0' * d}" for d in range(1, MAX_DECIMALS + 1)))
 INPUT_ROWS = 30  # rows of a submit tab shaded and given dropdowns, beyond what it already holds
 TINT = 0.6  # how far a game's colour is mixed with white for a cell background (text stays readable)
 # Points: a line of the default font, the padding a row adds, and the height of a row of one line.
@@ -107,11 +111,27 @@ def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _decimals(value: float) -> int:
+    """The decimals `value` needs to show as written, up to MAX_DECIMALS.
+
+    >>> _decimals(16.1), _decimals(16.10), _decimals(3.0), _decimals(2 / 3)
+    (1, 1, 0, 2)
+    """
+    return next((d for d in range(MAX_DECIMALS) if math.isclose(value, round(value, d), rel_tol=0, abs_tol=1e-9)),
+                MAX_DECIMALS)
+
+
 def _number_format(values: Sequence[object]) -> str | None:
+    """One format for a column of numbers, with the decimals of its most precise value, so that
+    16.1 shows as 16.10 beside 26.31; None when the column holds anything else.
+
+    >>> _number_format([16.1, 26.31, 0]), _number_format([2, 3]), _number_format([1, "x"])
+    ('#,##0.00', '#,##0', None)
+    """
     filled = [v for v in values if not cells.is_blank(v)]
     if not filled or not all(_number(v) for v in filled):
         return None
-    return "#,##0" if all(float(v).is_integer() for v in filled) else "#,##0.##"
+    return NUMBER_FORMATS[max(_decimals(float(v)) for v in filled)]
 
 
 def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, notes: Mapping[str, str] = {},

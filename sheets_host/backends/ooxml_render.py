@@ -207,7 +207,7 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
     return "".join(parts), notes
 
 
-NOT_LISTED = "This is not one of the choices in the list. Keep it anyway? The host's program will check it."
+NOT_LISTED = "This is not one of the choices in the list. Keep it anyway? It is checked when the round is read."
 
 
 def _protection_element(old: str | None, on: bool | None) -> str | None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from ..layout import NUMBER_FORMATS
 from .ooxml import _attrs, _esc_attr, _Package, _root_ok, _set_attr, _Unsupported, _Workbook
 
 _BUILTIN_FORMATS = {"General": 0, "0": 1, "0.00": 2, "#,##0": 3, "#,##0.00": 4, "0%": 9, "0.00%": 10,
                     "0.00E+00": 11, "mm-dd-yy": 14, "h:mm": 20, "h:mm:ss": 21, "m/d/yy h:mm": 22, "@": 49}
 # The number formats the tool gives a value that is not a date or time (`layout`): a cell written
 # with another one, a date typed there by a person, would show and read a number as something else.
-PLAIN_FORMATS = frozenset({"General", "#,##0", "#,##0.##"})
+PLAIN_FORMATS = frozenset({"General", "#,##0.##", *NUMBER_FORMATS})  # and #,##0.## of books written before
 
 
 def _items(inner: str, element: str) -> list[str]:
