@@ -16,7 +16,7 @@ the game's colours) into a layout.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -47,7 +47,9 @@ LINE_POINTS, ROW_PADDING, DEFAULT_ROW_HEIGHT = 12.75, 2.25, 15.0
 class ColumnLayout:
     """One column. `width` in characters; `number_format` an Excel pattern (both backends take it);
     `choices` a dropdown on the body cells (a warning, never a refusal: the parser decides);
-    `note` shown on the header cell."""
+    `note` shown on the header cell; `clip`: machine text (a fingerprint, JSON) kept to one line a
+    row rather than wrapped into tall rows (cut at the column's edge on Google; offline it runs on
+    into the empty cells to its right, as spreadsheets show a long line)."""
 
     width: int
     number_format: str | None = None
@@ -55,6 +57,7 @@ class ColumnLayout:
     wrap: bool = False
     choices: tuple[str, ...] = ()
     note: str = ""
+    clip: bool = False
 
 
 @dataclass(frozen=True)
@@ -136,11 +139,12 @@ def _number_format(values: Sequence[object]) -> str | None:
 
 def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, notes: Mapping[str, str] = {},
             palette: Mapping[str, Colour] = {}, input_rows: int = 0,
-            highlight: Mapping[int, Colour] = {}) -> TabLayout:
-    """The layout of `frame` written as a tab: widths fit the content (capped; longer text wraps),
-    number columns right-aligned with a thousands format; `choices` and `notes` by column name;
-    a cell whose text is a `palette` key (case and spaces ignored) takes its colour; `highlight`
-    colours whole body rows (0-based body row -> colour), e.g. a problem."""
+            highlight: Mapping[int, Colour] = {}, clipped: Collection[str] = ()) -> TabLayout:
+    """The layout of `frame` written as a tab: widths fit the content (capped; longer text wraps,
+    but for the `clipped` columns, one line a row), number columns right-aligned in one format;
+    `choices` and `notes` by column name; a cell whose text is a `palette` key (case and spaces
+    ignored) takes its colour; `highlight` colours whole body rows (0-based body row -> colour),
+    e.g. a problem."""
     body = frame.itertuples(index=False, name=None)
     columns_values = list(zip(*body)) if len(frame) else [()] * len(frame.columns)
     keys = {cells.fold(k): c for k, c in palette.items()}
@@ -152,9 +156,10 @@ def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, n
         width = _width([name, *values, *options])
         number_format = _number_format(values)
         longest = max((len(cells.text(v)) for v in values), default=0)
+        clip = name in clipped
         columns.append(ColumnLayout(width=width, number_format=number_format,
-                                    align="right" if number_format else "left", wrap=longest > MAX_WIDTH - 2,
-                                    choices=options, note=notes.get(name, "")))
+                                    align="right" if number_format else "left", wrap=longest > MAX_WIDTH - 2 and not clip,
+                                    choices=options, note=notes.get(name, ""), clip=clip))
         if keys:
             for r, v in enumerate(values, start=1):
                 colour = keys.get(cells.fold(cells.text(v))) if isinstance(v, str) else None
@@ -175,10 +180,11 @@ def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, n
 
 def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str] = (),
                 choices: Mapping[str, Sequence[str]] = {}, palette: Mapping[str, Colour] = {},
-                input_rows: int = 0) -> TabLayout:
+                input_rows: int = 0, clipped: Collection[str] = ()) -> TabLayout:
     """The layout of a tab that has a schema: each column's doc is its header note, and a column
-    of known values (a choice, a player, yes/no) gets its dropdown; `choices` narrows a column to
-    what a reader may pick now (a player's own options).
+    of known values (a choice, a player, yes/no) gets its dropdown and is as wide as they are
+    (a tab that grows by appended rows keeps the widths of its first write); `choices` narrows a
+    column to what a reader may pick now (a player's own options); a JSON column is `clipped`.
 
     >>> from .table import Column, TabSchema
     >>> schema = TabSchema("submit", (Column("kind", "choice", ("stone", "ward"), doc="stone or ward"),
@@ -196,4 +202,6 @@ def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str
         elif column.kind == "bool":
             known[column.name] = ("yes", "no")
     notes = {c.name: c.doc for c in schema.columns if c.doc}
-    return lay_out(frame, choices={**known, **choices}, notes=notes, palette=palette, input_rows=input_rows)
+    json = [c.name for c in schema.columns if c.kind == "json"]
+    return lay_out(frame, choices={**known, **choices}, notes=notes, palette=palette, input_rows=input_rows,
+                   clipped=[*json, *clipped])

@@ -138,7 +138,8 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
         if key not in cache:
             c = cols[col] if col < len(cols) else None
             if header:
-                cache[key] = styles.xf(True, fill or HEADER_FILL, None, c.align if c else None, bool(c and c.wrap))
+                # Left, whatever the column: a right-aligned header beside a left-aligned one would read as one word.
+                cache[key] = styles.xf(True, fill or HEADER_FILL, None, "left" if c else None, bool(c and c.wrap))
             else:
                 cache[key] = styles.xf(False, fill, number_format or (c.number_format if c else None),
                                        c.align if c else None, bool(c and c.wrap))

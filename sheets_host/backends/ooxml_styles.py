@@ -92,11 +92,9 @@ class _Styles:
                                              '<bgColor indexed="64"/></patternFill></fill>') if fill else 0
                 xf = f'<xf numFmtId="{fmt}" fontId="{font}" fillId="{fill_id}" borderId="0" xfId="0"'
                 xf += ' applyNumberFormat="1"' * bool(fmt) + ' applyFont="1"' * bool(font) + ' applyFill="1"' * bool(fill_id)
-                if align or wrap:
-                    xf += ' applyAlignment="1"><alignment' + (f' horizontal="{align}"' if align else "")
-                    xf += ' vertical="top" wrapText="1"' * wrap + "/></xf>"
-                else:
-                    xf += "/>"
+                # Top-aligned: a label beside wrapped text starts on its first line, not at the row's bottom.
+                xf += ' applyAlignment="1"><alignment' + (f' horizontal="{align}"' if align else "")
+                xf += ' vertical="top"' + ' wrapText="1"' * wrap + "/></xf>"
                 self._xfs[key] = self._add("cellXfs", xf)
         return self._xfs[key]
 

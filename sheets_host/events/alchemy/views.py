@@ -71,7 +71,7 @@ def _history_row(a: Alchemy, number: int, r: Report) -> dict:
 
 def private_view(state: AlchemyState, player: str) -> dict[str, pd.DataFrame]:
     a, h = state.alchemy, state.holdings(player)
-    me = [("player", player), ("rounds played", state.round), ("gems", gems_text(h.gems)), ("coins", h.coins),
+    me = [("player", player), ("rounds played", state.round), ("gems", gems_number(h.gems)), ("coins", h.coins),
           ("energy next round", rules.energy(a, h.machines)), ("materials", stock_text(a, h.materials)),
           ("machines", ", ".join(h.machines) or "none"),
           ("constructs sold so far", ", ".join(c for c in a.constructs if c in h.sold) or "none")]
