@@ -137,6 +137,18 @@ def _number_format(values: Sequence[object]) -> str | None:
     return NUMBER_FORMATS[max(_decimals(float(v)) for v in filled)]
 
 
+def shown(values: Sequence[object]) -> list[str]:
+    """A column's values as a book shows them, in the column's one number format (blank as ""):
+    for a table drawn outside a spreadsheet, as the standings posted with an announcement.
+
+    >>> shown([16.1, 26.31, None]), shown([3, 1200]), shown([3, "x"])
+    (['16.10', '26.31', ''], ['3', '1,200'], ['3', 'x'])
+    """
+    pattern = _number_format(values)
+    decimals = NUMBER_FORMATS.index(pattern) if pattern else None
+    return ["" if cells.is_blank(v) else f"{v:,.{decimals}f}" if decimals is not None else str(v) for v in values]
+
+
 def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, notes: Mapping[str, str] = {},
             palette: Mapping[str, Colour] = {}, input_rows: int = 0,
             highlight: Mapping[int, Colour] = {}, clipped: Collection[str] = ()) -> TabLayout:
