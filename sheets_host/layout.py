@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -58,6 +58,7 @@ class ColumnLayout:
     choices: tuple[str, ...] = ()
     note: str = ""
     clip: bool = False
+    indent: bool = False  # left text one character in: the right-aligned numbers before it never touch it
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,10 @@ def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, n
                 colour = keys.get(cells.fold(cells.text(v))) if isinstance(v, str) else None
                 if colour:
                     fills[r, c] = colour
+    # Offline, a number flush right meets text flush left ("0 16.10" reads "016.10"; Google's
+    # gridlines and padding part them): the text column steps in.
+    columns = [replace(column, indent=True) if c and column.align == "left" and columns[c - 1].align == "right" else column
+               for c, column in enumerate(columns)]
     for r, colour in highlight.items():
         for c in range(len(columns)):
             fills.setdefault((r + 1, c), colour)

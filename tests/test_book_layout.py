@@ -208,3 +208,22 @@ def test_numbers_are_numbers_with_one_format_a_column(played):
                 numbers = [c for c in column if isinstance(c.value, (int, float)) and not isinstance(c.value, bool)]
                 assert len({c.number_format for c in numbers}) <= 1, where
                 assert not [c.value for c in column if isinstance(c.value, str) and DECIMAL_TEXT.fullmatch(c.value)], where
+
+
+def test_the_host_s_growing_tabs_are_as_wide_as_their_values_and_the_rounds_one_line_a_row(played):
+    """The archive's `use` and the log's `kind` were cut by the next column: those tabs are laid out
+    when made (nearly empty) and grow by appended rows. The rounds' fingerprint wrapped into tall rows."""
+    game, folder, names, _ = played
+    wb = openpyxl.load_workbook(folder / "host.xlsx")
+    for tab, columns in {"archive": ("use", "player"), "log": ("kind", "player")}.items():
+        ws = wb[tab]
+        header = [c.value for c in ws[1]]
+        for name in columns:
+            letter = get_column_letter(header.index(name) + 1)
+            longest = max(len(str(c.value)) for c in ws[letter][1:] if c.value is not None)
+            assert ws.column_dimensions[letter].width >= longest + 1, (tab, name)
+    ws = wb["rounds"]
+    letter = get_column_letter([c.value for c in ws[1]].index("rows read") + 1)
+    done = [c for c in ws[letter][1:] if c.value]
+    assert done and not any(c.alignment.wrap_text for c in done)
+    assert not any(ws.row_dimensions[c.row].height for c in done)

@@ -104,6 +104,8 @@ def test_headers_are_left_aligned_over_number_columns_and_every_body_cell_is_top
     assert ws["A1"].alignment.horizontal == ws["B1"].alignment.horizontal == "left"
     assert ws["A2"].alignment.horizontal == "right"  # the numbers stay right-aligned
     assert ws["A2"].alignment.vertical == ws["B2"].alignment.vertical == "top"
+    # Text right of a number column steps in: the number flush right never touches it.
+    assert ws["B1"].alignment.indent == ws["B2"].alignment.indent == 1 and not ws["A2"].alignment.indent
 
 
 def test_input_rows_are_shaded_and_offer_dropdowns_inline_or_from_a_hidden_tab(book):

@@ -139,10 +139,11 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
             c = cols[col] if col < len(cols) else None
             if header:
                 # Left, whatever the column: a right-aligned header beside a left-aligned one would read as one word.
-                cache[key] = styles.xf(True, fill or HEADER_FILL, None, "left" if c else None, bool(c and c.wrap))
+                cache[key] = styles.xf(True, fill or HEADER_FILL, None, "left" if c else None, bool(c and c.wrap),
+                                       bool(c and c.indent))
             else:
                 cache[key] = styles.xf(False, fill, number_format or (c.number_format if c else None),
-                                       c.align if c else None, bool(c and c.wrap))
+                                       c.align if c else None, bool(c and c.wrap), bool(c and c.indent))
         return cache[key]
 
     heads = [style(True, c, None) for c in range(width)] if frozen else []

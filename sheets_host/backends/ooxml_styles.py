@@ -76,12 +76,12 @@ class _Styles:
         return self._add("fonts", bold)
 
     def xf(self, bold: bool = False, fill: str | None = None, number_format: str | None = None,
-           align: str | None = None, wrap: bool = False) -> int:
+           align: str | None = None, wrap: bool = False, indent: bool = False) -> int:
         """The number of the cell format; 0 (the book's default) when nothing is asked."""
         if fill is not None:
             fill = fill.lstrip("#").upper()
             fill = fill if re.fullmatch(r"[0-9A-F]{6}|[0-9A-F]{8}", fill) else None
-        key = (bold, fill, number_format, align, wrap)
+        key = (bold, fill, number_format, align, wrap, indent)
         if key not in self._xfs:
             if not any(key) and self._code(0) == "General":
                 self._xfs[key] = 0
@@ -94,7 +94,7 @@ class _Styles:
                 xf += ' applyNumberFormat="1"' * bool(fmt) + ' applyFont="1"' * bool(font) + ' applyFill="1"' * bool(fill_id)
                 # Top-aligned: a label beside wrapped text starts on its first line, not at the row's bottom.
                 xf += ' applyAlignment="1"><alignment' + (f' horizontal="{align}"' if align else "")
-                xf += ' vertical="top"' + ' wrapText="1"' * wrap + "/></xf>"
+                xf += ' indent="1"' * indent + ' vertical="top"' + ' wrapText="1"' * wrap + "/></xf>"
                 self._xfs[key] = self._add("cellXfs", xf)
         return self._xfs[key]
 
