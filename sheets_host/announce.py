@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import layout
 from .markdown import table_at
 
 LIMIT = 2000  # characters a Discord message holds
@@ -200,7 +201,7 @@ def round_messages(game: Any, before: Any, after: Any, number: int) -> list[Mess
     over = game.is_over(after)
     if over or not (files or pictured):
         standings = game.standings(after)
-        rows = [["" if v is None else str(v) for v in row] for row in standings.itertuples(index=False)]
+        rows = [list(row) for row in zip(*(layout.shown(list(standings[c])) for c in standings.columns))]
         files.append(Attachment("standings.png", drawing.table(
             "Final standings" if over else "Standings", [str(c) for c in standings.columns], rows)))
 

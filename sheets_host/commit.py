@@ -34,7 +34,7 @@ from .delivery import (
 )
 from .errors import BookError, SheetsHostError
 from .game import Game
-from .host import ARCHIVE_KEYS, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Held, Session, archive_header, frame, open_session, submit_columns
+from .host import ARCHIVE, ARCHIVE_KEYS, LOG, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Held, Session, archive_header, frame, open_session, submit_columns
 from .layout import lay_out_tab
 from .reading import Reading, rows_digest, same_rows, typed_rows
 
@@ -84,6 +84,11 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
     game = session.game
     layouts = {s.name: lay_out_tab(tabs[s.name], s, players=session.players, palette=game.palette())
                for s in (*game.state_tabs, *game.data_tabs) if s.name in tabs}
+    # The engine's tabs: widths from what their columns hold (the log and archive then grow by
+    # appends, which keep them); the rounds' fingerprints one line a row.
+    submit_tabs = {"tab": [t.name for t in game.every_submit_tab()]} if game.several_submit_tabs else {}
+    layouts |= {s.name: lay_out_tab(tabs[s.name], s, players=session.players, choices=submit_tabs, clipped=["rows read"])
+                for s in (ROUNDS, ARCHIVE, LOG, SNAPSHOTS) if s.name in tabs}
     session.host.write(tabs, append=append, layouts=layouts, hidden=(ENGINE_TAB,),
                        shown={name: session.tabs[name] for name in tabs if name in session.tabs})
     session.tabs.update(tabs)

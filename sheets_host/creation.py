@@ -52,6 +52,21 @@ def template(game: Game) -> tuple[dict[str, pd.DataFrame], dict[str, str]]:
     return data, defaults
 
 
+def _number(value: object, kind: str | None) -> object:
+    """A number setting's value (the templates' CSV gives text) as a number, so that the config tab
+    holds numbers as numbers; anything else as it is.
+
+    >>> _number("1.0", "float"), _number("7", "int"), _number("24, 1", "text"), _number("x", "int")
+    (1.0, 7, '24, 1', 'x')
+    """
+    if kind in ("int", "float") and isinstance(value, str):
+        try:
+            return int(value) if kind == "int" else float(value)
+        except ValueError:
+            return value
+    return value
+
+
 # ---- new ----------------------------------------------------------------------------------------
 
 
@@ -99,7 +114,8 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
             raise SheetsHostError(f"unknown setting {key!r}; allowed: {', '.join(known.values())}")
         config_values[known[key.casefold()]] = value
     docs = {c.name: c.doc for c in ENGINE_SETTINGS + game.settings}
-    config_frame = reindex(frame([{"key": k, "value": v, "about": docs.get(k, "")}
+    kinds = {c.name: c.kind for c in ENGINE_SETTINGS + game.settings}
+    config_frame = reindex(frame([{"key": k, "value": _number(v, kinds.get(k)), "about": docs.get(k, "")}
                                   for k, v in config_values.items()], ["key", "value", "about"]))
     config = read_config(config_frame, game)
     problems = game.check_config(config, players)

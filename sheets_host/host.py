@@ -69,7 +69,12 @@ ARCHIVE_KEYS = ["round", "attempt", "use", "player", "row"]
 ARCHIVE = TabSchema("archive", (Column("round", "int", lo=1), Column("attempt", "int", lo=1),
                                 Column("use", "choice", USES, optional=True), Column("player", "player"),
                                 Column("row", "int", lo=1), Column("tab", optional=True)))
-LOG_HEADER = ["round", "attempt", "at", "kind", "player", "row", "message"]
+# What a log line records: a command's steps and what it read (a submission, a default, a problem).
+LOG_KINDS = ("new", "lock", "freeze", "submission", "default", "problem", "resolve", "redo", "undo", "delivery")
+LOG = TabSchema("log", (Column("round", "int", lo=0), Column("attempt", "int", lo=0), Column("at"),
+                        Column("kind", "choice", LOG_KINDS), Column("player", "player", optional=True),
+                        Column("row", "int", lo=1, optional=True), Column("message", optional=True)))
+LOG_HEADER = list(LOG.header)
 BOOKS_HEADER = ["role", "book"]
 # The host's own bookkeeping: how many commits it has made and what the last one was, so a
 # delivery can be finished after a crash and a stale copy of the host book is recognised.
@@ -190,6 +195,7 @@ class Session:
 
     def note(self, round_number: int, attempt: int, kind: str, message: str, player: str = "",
              row: int | None = None) -> None:
+        assert kind in LOG_KINDS, kind  # the log's dropdown and width know every kind
         self.log.append({"round": round_number, "attempt": attempt, "at": stamp(self.clock()), "kind": kind,
                          "player": player, "row": row, "message": message})
 

@@ -8,7 +8,7 @@ the game's colours) into a layout.
 >>> frame = pd.DataFrame([["Ada", 12, 2.5], ["Blaise", 3, None]], columns=["player", "garnets", "score"])
 >>> tab = lay_out(frame)
 >>> [(c.width, c.number_format, c.align) for c in tab.columns]
-[(8, None, 'left'), (9, '#,##0', 'right'), (7, '#,##0.##', 'right')]
+[(8, None, 'left'), (9, '#,##0', 'right'), (7, '#,##0.0', 'right')]
 >>> tab.frozen_rows, tab.input_rows
 (1, 0)
 """
@@ -16,8 +16,8 @@ the game's colours) into a layout.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -32,6 +32,10 @@ PROBLEM_FILL: Colour = "F8D7DA"  # pale red: a problem the reader should see
 NEXT_FILL: Colour = "D4EDDA"  # pale green: what the reader must do next
 
 MIN_WIDTH, MAX_WIDTH = 6, 60  # characters; a wider text wraps
+# A column of numbers shows as many decimals as its most precise value needs, up to this many.
+MAX_DECIMALS = 2
+# The number formats the tool gives values that are not dates: whole numbers, then 1 to MAX_DECIMALS decimals.
+NUMBER_FORMATS = ("#,##0", *(f"#,##0.{'0' * d}" for d in range(1, MAX_DECIMALS + 1)))
 INPUT_ROWS = 30  # rows of a submit tab shaded and given dropdowns, beyond what it already holds
 TINT = 0.6  # how far a game's colour is mixed with white for a cell background (text stays readable)
 # Points: a line of the default font, the padding a row adds, and the height of a row of one line.
@@ -43,7 +47,9 @@ LINE_POINTS, ROW_PADDING, DEFAULT_ROW_HEIGHT = 12.75, 2.25, 15.0
 class ColumnLayout:
     """One column. `width` in characters; `number_format` an Excel pattern (both backends take it);
     `choices` a dropdown on the body cells (a warning, never a refusal: the parser decides);
-    `note` shown on the header cell."""
+    `note` shown on the header cell; `clip`: machine text (a fingerprint, JSON) kept to one line a
+    row rather than wrapped into tall rows (cut at the column's edge on Google; offline it runs on
+    into the empty cells to its right, as spreadsheets show a long line)."""
 
     width: int
     number_format: str | None = None
@@ -51,6 +57,8 @@ class ColumnLayout:
     wrap: bool = False
     choices: tuple[str, ...] = ()
     note: str = ""
+    clip: bool = False
+    indent: bool = False  # left text one character in: the right-aligned numbers before it never touch it
 
 
 @dataclass(frozen=True)
@@ -107,20 +115,49 @@ def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _decimals(value: float) -> int:
+    """The decimals `value` needs to show as written, up to MAX_DECIMALS.
+
+    >>> _decimals(16.1), _decimals(16.10), _decimals(3.0), _decimals(2 / 3)
+    (1, 1, 0, 2)
+    """
+    return next((d for d in range(MAX_DECIMALS) if math.isclose(value, round(value, d), rel_tol=0, abs_tol=1e-9)),
+                MAX_DECIMALS)
+
+
 def _number_format(values: Sequence[object]) -> str | None:
+    """One format for a column of numbers, with the decimals of its most precise value, so that
+    16.1 shows as 16.10 beside 26.31; None when the column holds anything else.
+
+    >>> _number_format([16.1, 26.31, 0]), _number_format([2, 3]), _number_format([1, "x"])
+    ('#,##0.00', '#,##0', None)
+    """
     filled = [v for v in values if not cells.is_blank(v)]
     if not filled or not all(_number(v) for v in filled):
         return None
-    return "#,##0" if all(float(v).is_integer() for v in filled) else "#,##0.##"
+    return NUMBER_FORMATS[max(_decimals(float(v)) for v in filled)]
+
+
+def shown(values: Sequence[object]) -> list[str]:
+    """A column's values as a book shows them, in the column's one number format (blank as ""):
+    for a table drawn outside a spreadsheet, as the standings posted with an announcement.
+
+    >>> shown([16.1, 26.31, None]), shown([3, 1200]), shown([3, "x"])
+    (['16.10', '26.31', ''], ['3', '1,200'], ['3', 'x'])
+    """
+    pattern = _number_format(values)
+    decimals = NUMBER_FORMATS.index(pattern) if pattern else None
+    return ["" if cells.is_blank(v) else f"{v:,.{decimals}f}" if decimals is not None else str(v) for v in values]
 
 
 def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, notes: Mapping[str, str] = {},
             palette: Mapping[str, Colour] = {}, input_rows: int = 0,
-            highlight: Mapping[int, Colour] = {}) -> TabLayout:
-    """The layout of `frame` written as a tab: widths fit the content (capped; longer text wraps),
-    number columns right-aligned with a thousands format; `choices` and `notes` by column name;
-    a cell whose text is a `palette` key (case and spaces ignored) takes its colour; `highlight`
-    colours whole body rows (0-based body row -> colour), e.g. a problem."""
+            highlight: Mapping[int, Colour] = {}, clipped: Collection[str] = ()) -> TabLayout:
+    """The layout of `frame` written as a tab: widths fit the content (capped; longer text wraps,
+    but for the `clipped` columns, one line a row), number columns right-aligned in one format;
+    `choices` and `notes` by column name; a cell whose text is a `palette` key (case and spaces
+    ignored) takes its colour; `highlight` colours whole body rows (0-based body row -> colour),
+    e.g. a problem."""
     body = frame.itertuples(index=False, name=None)
     columns_values = list(zip(*body)) if len(frame) else [()] * len(frame.columns)
     keys = {cells.fold(k): c for k, c in palette.items()}
@@ -132,14 +169,19 @@ def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, n
         width = _width([name, *values, *options])
         number_format = _number_format(values)
         longest = max((len(cells.text(v)) for v in values), default=0)
+        clip = name in clipped
         columns.append(ColumnLayout(width=width, number_format=number_format,
-                                    align="right" if number_format else "left", wrap=longest > MAX_WIDTH - 2,
-                                    choices=options, note=notes.get(name, "")))
+                                    align="right" if number_format else "left", wrap=longest > MAX_WIDTH - 2 and not clip,
+                                    choices=options, note=notes.get(name, ""), clip=clip))
         if keys:
             for r, v in enumerate(values, start=1):
                 colour = keys.get(cells.fold(cells.text(v))) if isinstance(v, str) else None
                 if colour:
                     fills[r, c] = colour
+    # Offline, a number flush right meets text flush left ("0 16.10" reads "016.10"; Google's
+    # gridlines and padding part them): the text column steps in.
+    columns = [replace(column, indent=True) if c and column.align == "left" and columns[c - 1].align == "right" else column
+               for c, column in enumerate(columns)]
     for r, colour in highlight.items():
         for c in range(len(columns)):
             fills.setdefault((r + 1, c), colour)
@@ -155,10 +197,11 @@ def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, n
 
 def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str] = (),
                 choices: Mapping[str, Sequence[str]] = {}, palette: Mapping[str, Colour] = {},
-                input_rows: int = 0) -> TabLayout:
+                input_rows: int = 0, clipped: Collection[str] = ()) -> TabLayout:
     """The layout of a tab that has a schema: each column's doc is its header note, and a column
-    of known values (a choice, a player, yes/no) gets its dropdown; `choices` narrows a column to
-    what a reader may pick now (a player's own options).
+    of known values (a choice, a player, yes/no) gets its dropdown and is as wide as they are
+    (a tab that grows by appended rows keeps the widths of its first write); `choices` narrows a
+    column to what a reader may pick now (a player's own options); a JSON column is `clipped`.
 
     >>> from .table import Column, TabSchema
     >>> schema = TabSchema("submit", (Column("kind", "choice", ("stone", "ward"), doc="stone or ward"),
@@ -176,4 +219,6 @@ def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str
         elif column.kind == "bool":
             known[column.name] = ("yes", "no")
     notes = {c.name: c.doc for c in schema.columns if c.doc}
-    return lay_out(frame, choices={**known, **choices}, notes=notes, palette=palette, input_rows=input_rows)
+    json = [c.name for c in schema.columns if c.kind == "json"]
+    return lay_out(frame, choices={**known, **choices}, notes=notes, palette=palette, input_rows=input_rows,
+                   clipped=[*json, *clipped])

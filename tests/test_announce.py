@@ -128,3 +128,17 @@ def test_split_keeps_every_line_in_order_within_the_limit_with_code_blocks_close
     wanted = [line for line in text.split("\n") if line != FENCE]
     # a line longer than a piece is cut at a space (the space dropped): compare the words
     assert " ".join(kept).split() == " ".join(wanted).split()
+
+
+@pytest.mark.slow(4)
+def test_the_final_standings_picture_shows_a_column_of_numbers_in_one_format(monkeypatch):
+    """Issue 26: Wind Guide Me's scores are numbers; drawn as Python prints them, 16.1 stood
+    beside 26.31. The picture shows each column as the book does (`layout.shown`)."""
+    from sheets_host import drawing
+    drawn = []
+    monkeypatch.setattr(drawing, "table", lambda title, header, rows: drawn.append((header, rows)) or b"")
+    *_, (game, before, after, k) = played("wind-guide-me", bots(get_game("wind-guide-me"), None))
+    round_messages(game, before, after, k)
+    (header, rows), = drawn
+    scores = [row[header.index("score")] for row in rows]
+    assert scores and all(re.fullmatch(r"-?\d+\.\d\d", s) for s in scores), scores

@@ -4,6 +4,8 @@ submit tab shaded input rows with a dropdown of the player's own options and a n
 
 from __future__ import annotations
 
+import re
+
 import openpyxl
 import pandas as pd
 import pytest
@@ -167,3 +169,61 @@ def test_dropdowns_in_a_players_book_name_only_players_in_the_game(played):
             for column, values in game.submit_choices(session.state, player, tab.name).items():
                 if any(c.name == column and c.kind == "player" for c in tab.schema.columns):
                     assert set(values) <= set(names), (player, column)
+
+
+# Words of the tool and the host's config that a player's or the public book must not show (issue 26):
+# a host instruction belongs in the host book.
+TOOL_WORDS = ("config '", "(host:", "host's tool", "host's program", "the tool ")
+DECIMAL_TEXT = re.compile(r"-?\d[\d,]*\.\d+")
+
+
+def _visible(path):
+    wb = openpyxl.load_workbook(path)
+    return wb, [ws for ws in wb.worksheets if ws.sheet_state == "visible"]
+
+
+def test_players_and_public_books_speak_the_games_words_only(played):
+    """Cells, header notes and the dropdowns' warning: no config key, no tool, no host instruction."""
+    game, folder, names, _ = played
+    for path in [folder / "public.xlsx", *sorted((folder / "players").glob("*.xlsx"))]:
+        _, sheets = _visible(path)
+        for ws in sheets:
+            texts = [str(c.value) for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+            texts += [c.comment.text for row in ws.iter_rows() for c in row if c.comment]
+            texts += [v.error or "" for v in ws.data_validations.dataValidation]
+            found = [t for t in texts if any(w in t for w in TOOL_WORDS)]
+            assert not found, f"{path.name}:{ws.title}: {found[:3]}"
+
+
+def test_numbers_are_numbers_with_one_format_a_column(played):
+    """A number written as text (Wind Guide Me's score '16.10' beside 16.1) or a column of numbers in
+    two formats; what players typed (submit tabs, `my submissions`, the archive) is theirs."""
+    game, folder, names, session = played
+    typed = {t.name for t in game.every_submit_tab()} | {"my submissions", "archive"}
+    for path in [folder / "host.xlsx", folder / "public.xlsx", *sorted((folder / "players").glob("*.xlsx"))]:
+        _, sheets = _visible(path)
+        for ws in [ws for ws in sheets if ws.title not in typed]:
+            for c, column in enumerate(ws.iter_cols(min_row=2, max_col=ws.max_column), start=1):
+                where = f"{path.name}:{ws.title}!{get_column_letter(c)}"
+                numbers = [c for c in column if isinstance(c.value, (int, float)) and not isinstance(c.value, bool)]
+                assert len({c.number_format for c in numbers}) <= 1, where
+                assert not [c.value for c in column if isinstance(c.value, str) and DECIMAL_TEXT.fullmatch(c.value)], where
+
+
+def test_the_host_s_growing_tabs_are_as_wide_as_their_values_and_the_rounds_one_line_a_row(played):
+    """The archive's `use` and the log's `kind` were cut by the next column: those tabs are laid out
+    when made (nearly empty) and grow by appended rows. The rounds' fingerprint wrapped into tall rows."""
+    game, folder, names, _ = played
+    wb = openpyxl.load_workbook(folder / "host.xlsx")
+    for tab, columns in {"archive": ("use", "player"), "log": ("kind", "player")}.items():
+        ws = wb[tab]
+        header = [c.value for c in ws[1]]
+        for name in columns:
+            letter = get_column_letter(header.index(name) + 1)
+            longest = max(len(str(c.value)) for c in ws[letter][1:] if c.value is not None)
+            assert ws.column_dimensions[letter].width >= longest + 1, (tab, name)
+    ws = wb["rounds"]
+    letter = get_column_letter([c.value for c in ws[1]].index("rows read") + 1)
+    done = [c for c in ws[letter][1:] if c.value]
+    assert done and not any(c.alignment.wrap_text for c in done)
+    assert not any(ws.row_dimensions[c.row].height for c in done)

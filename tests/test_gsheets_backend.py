@@ -520,6 +520,17 @@ def test_formatting_and_validation_arrive_in_the_same_single_write_as_the_values
     assert fake.widths(book.id, "submit") == {c: layout.columns[c].width * 7 + 10 for c in range(3)}
 
 
+def test_body_cells_are_top_aligned_and_headers_keep_text_s_left_alignment():
+    """Issue 26: a label beside wrapped text sat at the bottom of its row; a header over a number
+    column stays left (Google's default for text), so it never runs into the next header."""
+    backend, fake = fake_backend()
+    book = backend.create("public", "Board")
+    book.write({"t": frame([[3, "stone " * 20]], ["row", "what"])})
+    assert all(fake.cell_data(book.id, "t", a1)["userEnteredFormat"]["verticalAlignment"] == "TOP" for a1 in ("A2", "B2"))
+    assert fake.cell_data(book.id, "t", "A2")["userEnteredFormat"]["horizontalAlignment"] == "RIGHT"
+    assert "horizontalAlignment" not in fake.cell_data(book.id, "t", "A1")["userEnteredFormat"]
+
+
 def test_a_tab_written_without_a_layout_is_laid_out_and_a_rewrite_clears_the_old_layout():
     backend, fake = fake_backend()
     book = backend.create("public", "Board")
@@ -527,7 +538,7 @@ def test_a_tab_written_without_a_layout_is_laid_out_and_a_rewrite_clears_the_old
     book.write({"board": wide})
     assert fake.cell_data(book.id, "board", "A2")["userEnteredFormat"]["wrapStrategy"] == "WRAP"  # lay_out(frame)
     assert fake.heights(book.id, "board")[1] == 37  # two lines of 12.75 pt and padding, in pixels
-    assert fake.cell_data(book.id, "board", "B2")["userEnteredFormat"]["numberFormat"]["pattern"] == "#,##0.##"
+    assert fake.cell_data(book.id, "board", "B2")["userEnteredFormat"]["numberFormat"]["pattern"] == "#,##0.0"
     big = lay_out(wide, choices={"score": ["1", "2"]}, input_rows=9, palette={"a" * 80: "FF0000"})
     book.write({"board": wide}, layouts={"board": big})
     assert "dataValidation" in fake.cell_data(book.id, "board", "B10")

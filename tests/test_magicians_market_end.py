@@ -10,6 +10,7 @@ from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
 from sheets_host.games.magicians_market.market import Bid, Gift
 from sheets_host.games.magicians_market.state import MarketState
+from sheets_host.games.magicians_market.views import host_decisions
 from sheets_host.play import bot_names, play_in_memory
 
 from .test_magicians_market_game import SIX, day, gen, new, records
@@ -36,6 +37,7 @@ def test_standings_show_rank_coins_tokens_of_life_candidates_and_garnets(mm, mm_
     assert list(table["Tokens of Life"]) == [1, 1, 1, 1, 0, 0, 0, 0]
     assert list(table["Elimination Candidate"]) == ["", "", "", "", "", 1, 2, 3]
     assert "richest: may grant one more Token of Life" in table.iloc[0]["result"]
+    assert "config" not in " ".join(table["result"])
 
 
 def test_candidates_are_decided_before_tokens_so_the_poorest_get_none(mm, mm_defaults):
@@ -54,8 +56,12 @@ def test_tied_elimination_candidates_are_reported_until_the_host_records_an_orde
     coins = {"Ada": 90, "Bo": 80, "Cy": 5, "Di": 5, "Ed": 5, "Fay": 5}
     table = mm.standings(finished(mm, mm_defaults, coins)).set_index("player")
     assert set(table.loc[["Cy", "Di", "Ed", "Fay"], "Elimination Candidate"]) == {""}
-    assert "tied with Di, Ed, Fay for Elimination Candidate 3 or 2 or 1: the host decides (config " \
-           "'elimination candidates')" in table.loc["Cy", "result"]
+    assert table.loc["Cy", "result"].startswith("tied with Di, Ed, Fay for Elimination Candidate 3 or 2 or 1: "
+                                                "the host decides")
+    # The config key is the host's word: in the host's log, never in the public results.
+    assert "config" not in " ".join(table["result"])
+    assert "to decide: Cy, Di, Ed, Fay tie for Elimination Candidate 3 or 2 or 1: write the order in config " \
+           "'elimination candidates'" in host_decisions(finished(mm, mm_defaults, coins))
     decided = finished(mm, mm_defaults, coins, elimination_candidates="Fay, Cy, Ed")
     table = mm.standings(decided).set_index("player")
     assert table["Elimination Candidate"].to_dict() == {"Ada": "", "Bo": "", "Cy": 2, "Di": "", "Ed": 3, "Fay": 1}

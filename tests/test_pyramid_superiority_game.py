@@ -14,6 +14,7 @@ from sheets_host.games.pyramid_superiority.ledger import Award, account
 from sheets_host.games.pyramid_superiority.meadows import Construction, Meadow, Proposal, Settings, Transfer
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, Corner, Piece, Purse, Type
 from sheets_host.games.pyramid_superiority.state import PyramidState
+from sheets_host.games.pyramid_superiority.views import host_decisions
 from sheets_host.play import bot_names, default_settings, play_in_memory
 
 GAME = get_game("pyramid-superiority")
@@ -445,7 +446,12 @@ def test_all_three_players_tied_is_reported_for_the_host_to_settle_and_recorded_
     settled = replace(end, settings=replace(end.settings, tie_winner=CORA))
     table = results(with_points(settled, {ADA: 50, BLAISE: 50, CORA: 50}))
     assert table[CORA] == (1, "winner: 1 cosmos and a Token of Life")
-    assert table[ADA] == (2, "tied: the winner chooses the Elimination Candidate (record it in the config)")
+    assert table[ADA] == (2, "tied: the winner chooses the Elimination Candidate (tell the host)")
+    # Where to record it is the host's business: in the host's log, no config key in the public standings.
+    assert "config" not in " ".join(r for _, r in table.values())
+    assert host_decisions(with_points(settled, {ADA: 50, BLAISE: 50, CORA: 50})) == [
+        "to decide: the Blue Meadow's winner chooses the Elimination Candidate among the tied: write it in config "
+        "'elimination candidate'"]
     chosen = replace(end, settings=replace(end.settings, tie_winner=CORA, elimination_candidate=ADA))
     table = results(with_points(chosen, {ADA: 50, BLAISE: 50, CORA: 50}))
     assert table[ADA] == (3, "Elimination Candidate (Death Match)") and table[BLAISE] == (2, "Death Match")

@@ -10,6 +10,7 @@ from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
 from sheets_host.game import rng_for
 from sheets_host.games.wind_guide_me.state import Placement, WindState, WindSubmission
+from sheets_host.layout import lay_out
 from sheets_host.play import play_in_memory
 
 from .conftest import PLAYERS
@@ -203,11 +204,13 @@ def test_a_full_game_places_14_stones_on_14_of_15_sites(wgm, wgm_defaults):
     assert not any(s.fake for board in state.boards.values() for s in board.values())
 
 
-def test_standings_rank_on_full_precision_show_2_decimals_and_name_the_result(wgm, wgm_defaults):
+def test_standings_rank_on_full_precision_score_numbers_in_hundredths_and_name_the_result(wgm, wgm_defaults):
     state = play_in_memory(wgm, PLAYERS, 2, wgm_defaults["config"], wgm_defaults["data"])
     table = wgm.standings(state)
     assert list(table["rank"]) == sorted(table["rank"])
-    assert all(len(s.split(".")[1]) == 2 for s in table["score"])
+    # Numbers, not text: a book shows the column in one format (16.10 beside 26.31), `lay_out`'s.
+    assert all(isinstance(s, float) and s == round(s, 2) for s in table["score"])
+    assert lay_out(table).columns[list(table.columns).index("score")].number_format == "#,##0.00"
     assert table.iloc[0]["result"].startswith("winner")
     assert table.iloc[-1]["result"] == "Elimination Candidate"
 

@@ -96,6 +96,18 @@ def test_without_a_layout_a_tab_is_laid_out_from_its_frame(book):
     assert ws["B2"].number_format == "#,##0" and ws["B3"].alignment.horizontal == "right"
 
 
+def test_headers_are_left_aligned_over_number_columns_and_every_body_cell_is_top_aligned(book):
+    """Issue 26: a right-aligned header beside a left-aligned one read as one word ("rowwhat"),
+    and a label beside wrapped text sat at the bottom of its row."""
+    book.write({"t": frame([3, "stone " * 20], columns=("row", "what"))})
+    ws = openpyxl.load_workbook(book.path)["t"]
+    assert ws["A1"].alignment.horizontal == ws["B1"].alignment.horizontal == "left"
+    assert ws["A2"].alignment.horizontal == "right"  # the numbers stay right-aligned
+    assert ws["A2"].alignment.vertical == ws["B2"].alignment.vertical == "top"
+    # Text right of a number column steps in: the number flush right never touches it.
+    assert ws["B1"].alignment.indent == ws["B2"].alignment.indent == 1 and not ws["A2"].alignment.indent
+
+
 def test_input_rows_are_shaded_and_offer_dropdowns_inline_or_from_a_hidden_tab(book):
     layout = submit_layout()
     book.write({"submit": SUBMIT}, layouts={"submit": layout})
@@ -164,7 +176,7 @@ def test_appending_after_a_tab_with_shaded_input_rows_fills_them_in_order(book):
     ws = openpyxl.load_workbook(book.path)["submit"]
     assert [c.value for c in ws[4]] == ["stone", 9, None] and fill(ws["A4"]) == INPUT_FILL
     assert [c.value for c in ws[3]][:2] == ["fake", 2500.5] and fill(ws["A5"]) == INPUT_FILL
-    assert ws["B4"].number_format == "#,##0.##" and len(validations(ws)) == 3  # dropdowns kept
+    assert ws["B4"].number_format == "#,##0.0" and len(validations(ws)) == 3  # dropdowns kept
 
 
 def test_an_appended_string_too_long_is_refused_naming_its_cell_and_nothing_is_written(book):

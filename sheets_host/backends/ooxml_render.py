@@ -138,10 +138,12 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
         if key not in cache:
             c = cols[col] if col < len(cols) else None
             if header:
-                cache[key] = styles.xf(True, fill or HEADER_FILL, None, c.align if c else None, bool(c and c.wrap))
+                # Left, whatever the column: a right-aligned header beside a left-aligned one would read as one word.
+                cache[key] = styles.xf(True, fill or HEADER_FILL, None, "left" if c else None, bool(c and c.wrap),
+                                       bool(c and c.indent))
             else:
                 cache[key] = styles.xf(False, fill, number_format or (c.number_format if c else None),
-                                       c.align if c else None, bool(c and c.wrap))
+                                       c.align if c else None, bool(c and c.wrap), bool(c and c.indent))
         return cache[key]
 
     heads = [style(True, c, None) for c in range(width)] if frozen else []
@@ -207,7 +209,7 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
     return "".join(parts), notes
 
 
-NOT_LISTED = "This is not one of the choices in the list. Keep it anyway? The host's program will check it."
+NOT_LISTED = "This is not one of the choices in the list. Keep it anyway? It is checked when the round is read."
 
 
 def _protection_element(old: str | None, on: bool | None) -> str | None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from ..layout import NUMBER_FORMATS
 from .ooxml import _attrs, _esc_attr, _Package, _root_ok, _set_attr, _Unsupported, _Workbook
 
 _BUILTIN_FORMATS = {"General": 0, "0": 1, "0.00": 2, "#,##0": 3, "#,##0.00": 4, "0%": 9, "0.00%": 10,
                     "0.00E+00": 11, "mm-dd-yy": 14, "h:mm": 20, "h:mm:ss": 21, "m/d/yy h:mm": 22, "@": 49}
 # The number formats the tool gives a value that is not a date or time (`layout`): a cell written
 # with another one, a date typed there by a person, would show and read a number as something else.
-PLAIN_FORMATS = frozenset({"General", "#,##0", "#,##0.##"})
+PLAIN_FORMATS = frozenset({"General", "#,##0.##", *NUMBER_FORMATS})  # and #,##0.## of books written before
 
 
 def _items(inner: str, element: str) -> list[str]:
@@ -75,12 +76,12 @@ class _Styles:
         return self._add("fonts", bold)
 
     def xf(self, bold: bool = False, fill: str | None = None, number_format: str | None = None,
-           align: str | None = None, wrap: bool = False) -> int:
+           align: str | None = None, wrap: bool = False, indent: bool = False) -> int:
         """The number of the cell format; 0 (the book's default) when nothing is asked."""
         if fill is not None:
             fill = fill.lstrip("#").upper()
             fill = fill if re.fullmatch(r"[0-9A-F]{6}|[0-9A-F]{8}", fill) else None
-        key = (bold, fill, number_format, align, wrap)
+        key = (bold, fill, number_format, align, wrap, indent)
         if key not in self._xfs:
             if not any(key) and self._code(0) == "General":
                 self._xfs[key] = 0
@@ -91,11 +92,9 @@ class _Styles:
                                              '<bgColor indexed="64"/></patternFill></fill>') if fill else 0
                 xf = f'<xf numFmtId="{fmt}" fontId="{font}" fillId="{fill_id}" borderId="0" xfId="0"'
                 xf += ' applyNumberFormat="1"' * bool(fmt) + ' applyFont="1"' * bool(font) + ' applyFill="1"' * bool(fill_id)
-                if align or wrap:
-                    xf += ' applyAlignment="1"><alignment' + (f' horizontal="{align}"' if align else "")
-                    xf += ' vertical="top" wrapText="1"' * wrap + "/></xf>"
-                else:
-                    xf += "/>"
+                # Top-aligned: a label beside wrapped text starts on its first line, not at the row's bottom.
+                xf += ' applyAlignment="1"><alignment' + (f' horizontal="{align}"' if align else "")
+                xf += ' indent="1"' * indent + ' vertical="top"' + ' wrapText="1"' * wrap + "/></xf>"
                 self._xfs[key] = self._add("cellXfs", xf)
         return self._xfs[key]
 

@@ -34,7 +34,7 @@ EPOCH = datetime(1899, 12, 30)  # day 0 of a serial number (Sheets has no 1900 l
 # Every cell field a tab written whole is given (the rest of the sheet has them cleared).
 WRITTEN_FIELDS = "userEnteredValue,userEnteredFormat,note,dataValidation"
 COLUMN_FIELDS = ("userEnteredFormat.numberFormat,userEnteredFormat.horizontalAlignment,"
-                 "userEnteredFormat.wrapStrategy,dataValidation")
+                 "userEnteredFormat.verticalAlignment,userEnteredFormat.wrapStrategy,dataValidation")
 
 
 def grid_fields(formulas: bool) -> str:
@@ -320,7 +320,7 @@ def _column_formats(tab: Tab, columns: Sequence[ColumnLayout], body_rows: int) -
     `body_rows` body rows, and the columns' widths (a few requests, however many rows)."""
     out: list[dict[str, Any]] = []
     if body_rows:
-        for c0, c1, column in runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.choices)):
+        for c0, c1, column in runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.clip, col.choices)):
             out.append({"repeatCell": {
                 "range": {"sheetId": tab.sheet_id, "startRowIndex": 1, "endRowIndex": 1 + body_rows,
                           "startColumnIndex": c0, "endColumnIndex": c1},
@@ -380,7 +380,9 @@ def runs(items: Sequence[_T], key: Callable[[_T], object]) -> list[tuple[int, in
 
 
 def column_cell(column: ColumnLayout) -> dict[str, Any]:
-    fmt: dict[str, Any] = {"horizontalAlignment": column.align.upper(), "wrapStrategy": "WRAP" if column.wrap else "OVERFLOW_CELL"}
+    # Top-aligned: a label beside wrapped text starts on its first line, not at the row's bottom.
+    fmt: dict[str, Any] = {"horizontalAlignment": column.align.upper(), "verticalAlignment": "TOP",
+                           "wrapStrategy": "WRAP" if column.wrap else "CLIP" if column.clip else "OVERFLOW_CELL"}
     if column.number_format:
         fmt["numberFormat"] = number_format(column.number_format)
     cell: dict[str, Any] = {"userEnteredFormat": fmt}

@@ -25,6 +25,15 @@ HISTORY_COLUMNS = ["round", "energy", "harvest", "harvest energy", "bought", "ma
                    "made", "failed attempts", "sold", "gems", "refused"]
 
 
+def gems_number(gems: Fraction) -> float:
+    """Gems in a column of numbers, to the hundredth (the book shows every row with 2 decimals).
+
+    >>> gems_number(Fraction(27, 2)), gems_number(Fraction(21, 5) * Fraction(3, 5))
+    (13.5, 2.52)
+    """
+    return float(round(gems, 2))
+
+
 def gems_text(gems: Fraction) -> str:
     """Gems as shown: 2 decimals (they are kept exact).
 
@@ -57,12 +66,12 @@ def _history_row(a: Alchemy, number: int, r: Report) -> dict:
             "machine": r.machine, "machines did": _machined(r) or None, "made": ", ".join(r.made) or None, "failed attempts": ", ".join(r.failed) or None,
             "sold": "; ".join(f"{s.construct}: {gems_text(a.constructs[s.construct].value)} × "
                               f"{float(s.multiplier):g} = {gems_text(s.gems)}" for s in r.sales) or None,
-            "gems": gems_text(sum((s.gems for s in r.sales), Fraction(0))), "refused": _refused(r.dropped) or None}
+            "gems": gems_number(sum((s.gems for s in r.sales), Fraction(0))), "refused": _refused(r.dropped) or None}
 
 
 def private_view(state: AlchemyState, player: str) -> dict[str, pd.DataFrame]:
     a, h = state.alchemy, state.holdings(player)
-    me = [("player", player), ("rounds played", state.round), ("gems", gems_text(h.gems)), ("coins", h.coins),
+    me = [("player", player), ("rounds played", state.round), ("gems", gems_number(h.gems)), ("coins", h.coins),
           ("energy next round", rules.energy(a, h.machines)), ("materials", stock_text(a, h.materials)),
           ("machines", ", ".join(h.machines) or "none"),
           ("constructs sold so far", ", ".join(c for c in a.constructs if c in h.sold) or "none")]
@@ -76,7 +85,7 @@ def public_view(state: AlchemyState, over: bool) -> dict[str, pd.DataFrame]:
     if not over:
         return {"alchemy participants": pd.DataFrame({"participant": list(state.participants)})}
     return {"alchemy participants": pd.DataFrame(
-        [{"participant": p, "gems": gems_text(state.holdings(p).gems)} for p in state.participants])}
+        [{"participant": p, "gems": gems_number(state.holdings(p).gems)} for p in state.participants])}
 
 
 def announcement(before: AlchemyState, after: AlchemyState, over: bool) -> list[str]:

@@ -25,6 +25,15 @@ COLOURS = {Element.FIRE: (220, 60, 50), Element.WATER: (50, 110, 220), Element.W
 BROKEN = "✕"
 
 
+def points_number(points: Fraction) -> float:
+    """Points as a number to the hundredth, for a cell (a spreadsheet shows 4.0 as 4).
+
+    >>> points_number(Fraction(7, 3)), points_number(Fraction(4))
+    (2.33, 4.0)
+    """
+    return float(round(points, 2))
+
+
 def points_text(points: Fraction) -> str:
     """
     >>> points_text(Fraction(7, 3)), points_text(Fraction(4))
@@ -70,7 +79,7 @@ def private_view(state: ContinuumState, player: str) -> dict[str, pd.DataFrame]:
             ("board", "drawn from the seed (none valid in round 1)" if player in state.defaulted else
              "yours" if board else "not set yet"),
             ("points from my standing wards", rules.standing_points(state, player)),
-            ("points from wards I helped break", points_text(rules.contributions(state, player))),
+            ("points from wards I helped break", points_number(rules.contributions(state, player))),
             ("tiles I broke", rules.tiles_broken_by(state, player))]
     out["my continuum"] = pd.DataFrame(mine, columns=["what", "value"], dtype=object)
     bolts = [{"round": n, "cell": b.cell, "element": b.element.value, "what it did": rules.bolt_effect(state, player, n, b)}

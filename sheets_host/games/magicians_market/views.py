@@ -180,6 +180,22 @@ def log(after: MarketState, refusals: Sequence[Refusal]) -> list[str]:
                      f"{magician} performs nowhere and keeps {stock_text(result.shopping.magicians[magician])}")
     lines += [f"config {e.column!r} set aside: {e.value!r} is not {e.expected}"
               for e in tabs.end_decisions(after)[2]]
+    return lines + (host_decisions(after) if after.over else [])
+
+
+def host_decisions(state: MarketState) -> list[str]:
+    """What the host still has to decide at the end, and where to write it: the host's log says
+    it, the public results only say that the host decides (players read no config keys)."""
+    coins = state.now.coins
+    chosen, extra, _ = tabs.end_decisions(state)
+    _, ties = rules.elimination_candidates(coins, chosen)
+    lines = [f"to decide: {', '.join(t.players)} tie for Elimination Candidate {' or '.join(map(str, t.places))}: "
+             "write the order in config 'elimination candidates'" for t in ties]
+    richest = [p for p in state.players if coins[p] == max(coins.values())]
+    if not extra:
+        who = richest[0] if len(richest) == 1 else f"one of {', '.join(richest)} (tied richest, the host decides who)"
+        lines.append(f"to decide: {who} may grant one more Token of Life to a player who is not an Elimination "
+                     "Candidate: write that player in config 'extra token of life'")
     return lines
 
 
@@ -197,8 +213,7 @@ def results(state: MarketState) -> list[dict]:
     for tie in ties:
         for p in tie.players:
             notes[p].append(f"tied with {_others(tie.players, p)} for Elimination Candidate "
-                            f"{' or '.join(map(str, tie.places))}: the host decides (config "
-                            "'elimination candidates')")
+                            f"{' or '.join(map(str, tie.places))}: the host decides")
     if edge:
         for p in edge.players:
             notes[p].append(f"tied with {_others(edge.players, p)} for Token of Life "
@@ -207,11 +222,11 @@ def results(state: MarketState) -> list[dict]:
         notes[extra].append("one more Token of Life, granted by the richest player")
     elif len(richest) == 1:
         notes[richest[0]].append("richest: may grant one more Token of Life to a player who is not an "
-                                 "Elimination Candidate (host: config 'extra token of life')")
+                                 "Elimination Candidate (tell the host)")
     else:
         for p in richest:
             notes[p].append(f"tied richest with {_others(richest, p)}: the host decides who grants one more "
-                            "Token of Life (config 'extra token of life')")
+                            "Token of Life")
     out = []
     for player in sorted(state.players, key=lambda p: -coins[p]):
         tokens = (player in winners) + (player == extra)

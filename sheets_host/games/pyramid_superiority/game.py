@@ -71,7 +71,7 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
     def resolve(self, state: PyramidState, submissions: Mapping[str, PyramidSubmission | None],
                 rng: random.Random) -> Outcome[PyramidState]:
         after = day.resolve(state, submissions, rng)
-        return Outcome(self, after, list(after.ledger.log[state.day]))
+        return Outcome(self, after, list(after.ledger.log[state.day]) + views.host_decisions(after))
 
     def how_to_submit(self, state: PyramidState, player: str) -> list[str]:
         return views.how_to_submit(state, player)

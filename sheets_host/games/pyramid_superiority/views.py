@@ -268,13 +268,30 @@ def _result(meadow: Meadow, name: Name, winner: Name | None, loser: Name | None)
             return "all three tied: the host settles"
         return f"{meadow.title} winner: 1 cosmos to give a finalist" if name == winner else ""
     if winner is None:
-        return "all three tied: the previous Main Match's winner wins and chooses the Elimination Candidate " \
-               "(record them as 'tie winner' and 'elimination candidate' in the config)"
+        return f"{ALL_TIED}: the previous Main Match's winner wins and chooses the Elimination Candidate (tell the host)"
     if name == winner:
         return "winner: 1 cosmos and a Token of Life"
     if loser is None:
-        return "tied: the winner chooses the Elimination Candidate (record it in the config)"
+        return f"{WINNER_CHOOSES} (tell the host)"
     return "Elimination Candidate (Death Match)" if name == loser else "Death Match"
+
+
+ALL_TIED, WINNER_CHOOSES = "all three tied", "tied: the winner chooses the Elimination Candidate"
+
+
+def host_decisions(state: PyramidState) -> list[str]:
+    """What the host still has to record at the end, and where: for the host's log (the public
+    standings only say to tell the host; players read no config keys)."""
+    if not state.over:
+        return []
+    blue = {r["result"].split(" (")[0] for r in standings(state).to_dict("records") if r["meadow"] == Meadow.BLUE.title}
+    if any(r.startswith(ALL_TIED) for r in blue):
+        return ["to decide: the Blue Meadow's three players tie: write the previous Main Match's winner in config "
+                "'tie winner' and the Elimination Candidate they choose in config 'elimination candidate'"]
+    if WINNER_CHOOSES in blue:
+        return ["to decide: the Blue Meadow's winner chooses the Elimination Candidate among the tied: write it in "
+                "config 'elimination candidate'"]
+    return []
 
 
 def summary(state: PyramidState) -> dict[str, float]:

@@ -30,7 +30,7 @@ NO_WORDS = ("no", "n", "none", "pass", "decline", "no upgrade", "no upgrades", "
 YES_WORDS = ("yes", "y", "all", "upgrade", "upgrade all")
 
 SUBMIT_TAB = TabSchema("submit", (
-    Column(STAMP, doc="when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank: when the host's tool first sees the row"),
+    Column(STAMP, doc="when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank: the time the row is first read"),
     *(Column(c, doc=f"Auction only: the lights you bid on card {k} of the open Auction (0 to {LANTERN}; blank is 0)")
       for k, c in enumerate(Phase.AUCTION.columns, 1)),
     Column("upgrade", doc="Summoning part 1 only: no, yes, or the spirits to make, e.g. EARTH II, "

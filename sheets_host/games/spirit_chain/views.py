@@ -32,8 +32,8 @@ def how_to_submit(state: SpiritChainState, player: str) -> list[str]:
         return [f"{now}: nothing to submit, {why}."]
     timed = state.clock.window is not None
     lines = [f"{now}: one row is one submission, complete in itself (like one message).",
-             f"'{STAMP}': when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank means when the host's "
-             "tool first sees the row.",
+             f"'{STAMP}': when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank means the time the row "
+             "is first read.",
              *((f"Window: {timing_text(state)}.",
                 "The latest valid row within the window counts, else the earliest valid one in reserve time.")
                if timed else ("Time controls are off: your last valid row counts.",))]

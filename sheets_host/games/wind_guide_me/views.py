@@ -163,7 +163,7 @@ def announcement(before: WindState, after: WindState) -> str:
     if after.over:
         lines += ["", "### Final standings", "", "| rank | player | score | result |", "|---:|---|---:|---|"]
         for row in standings(after).itertuples():
-            lines.append(f"| {row.rank} | {row.player} | {row.score} | {row.result} |")
+            lines.append(f"| {row.rank} | {row.player} | {row.score:.2f} | {row.result} |")
     return "\n".join(lines) + "\n"
 
 
@@ -189,7 +189,7 @@ def standings(state: WindState) -> pd.DataFrame:
             result = ""
         rows.append({"rank": rank, "player": player, "distance": round(distance, 2),
                      "missed rounds": state.missed_rounds(player), "penalty": round(penalty, 2),
-                     "score": f"{score:.2f}", "result": result})
+                     "score": round(score, 2), "result": result})
     return pd.DataFrame(rows)
 
 
