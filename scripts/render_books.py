@@ -7,7 +7,12 @@ libreoffice-calc-nogui, poppler-utils).
 
     .venv/bin/python scripts/render_books.py magicians-market --out gallery
 
-The gallery is for looking, not for git (`/gallery/` is ignored).
+The gallery is for looking, not for git (`/gallery/` is ignored). With `--docs`, the mid-game
+first player's status and submit tabs and the last announcement picture are also saved small,
+cropped to what they show, as `docs/pictures/<game>-status.png`, `-submit.png` and
+`-announcement.png`: the pictures the README and the game's doc show.
+
+    .venv/bin/python scripts/render_books.py magicians-market --docs
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 
 import openpyxl
 import pandas as pd
+from PIL import Image, ImageChops
 
 from sheets_host import engine
 from sheets_host.backends.xlsx import XlsxBackend
@@ -93,6 +99,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2, help="rounds resolved before the mid-game books")
     parser.add_argument("--stage", choices=["mid", "end", "both"], default="both",
                         help="mid-game books, end-of-game books (the game played to its end), or both")
+    parser.add_argument("--docs", action="store_true",
+                        help="also save the small pictures of docs/pictures/ from the mid-game books")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
@@ -105,16 +113,37 @@ def main() -> int:
     for stage in (["mid", "end"] if args.stage == "both" else [args.stage]):
         out = args.out / args.game / stage
         out.mkdir(parents=True, exist_ok=True)
-        if render(args.game, stages[stage], args.seed, out, soffice, pdftoppm):
+        docs = DOCS if args.docs and stage == "mid" else None
+        if render(args.game, stages[stage], args.seed, out, soffice, pdftoppm, docs):
             return 1
         for png in sorted(out.glob("*.png")):
             print(png)
     return 0
 
 
-def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pdftoppm: str) -> int:
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "pictures"
+DOCS_WIDTH = 560  # pixels: small enough to sit in a README beside its text
+
+
+def small(picture: Path, to: Path) -> None:
+    """`picture` cropped to what it shows (a margin kept) and scaled down to at most DOCS_WIDTH."""
+    image = Image.open(picture).convert("RGB")
+    box = ImageChops.difference(image, Image.new("RGB", image.size, image.getpixel((0, 0)))).getbbox()
+    if box:
+        margin = 8
+        image = image.crop((max(0, box[0] - margin), max(0, box[1] - margin),
+                            min(image.width, box[2] + margin), min(image.height, box[3] + margin)))
+    if image.width > DOCS_WIDTH:
+        image = image.resize((DOCS_WIDTH, round(image.height * DOCS_WIDTH / image.width)), Image.LANCZOS)
+    to.parent.mkdir(parents=True, exist_ok=True)
+    image.save(to, optimize=True)
+
+
+def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pdftoppm: str,
+           docs: Path | None = None) -> int:
     """Plays the game and draws every visible tab of the host's, the public and the first player's
-    books into `out`; non-zero when LibreOffice fails."""
+    books into `out` (and, given `docs`, the small pictures of the docs there); non-zero when
+    LibreOffice fails."""
     with tempfile.TemporaryDirectory() as tmp:
         folder, pieces = Path(tmp) / "game", Path(tmp) / "pieces"
         pieces.mkdir()
@@ -129,6 +158,14 @@ def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pd
             return 1
         for pdf in sorted(pieces.glob("*.pdf")):
             subprocess.run([pdftoppm, "-png", "-r", "80", str(pdf), str(out / pdf.stem)], check=True)
+        if docs is not None:
+            session = engine.open_session(XlsxBackend(folder))
+            submit = get_game(game).submit_tabs(session.state, names[0])[0].name.replace(" ", "_")
+            small(out / f"{names[0]}-00-status-1.png", docs / f"{game}-status.png")
+            small(next(out.glob(f"{names[0]}-[0-9][0-9]-{submit}-1.png")), docs / f"{game}-submit.png")
+            announced = sorted((folder / "announcements").glob("round-*.png"))
+            if announced:
+                small(announced[-1], docs / f"{game}-announcement.png")
     return 0
 
 
