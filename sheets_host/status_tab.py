@@ -67,7 +67,7 @@ def _todo(game: Game, state: Any, player: str, record: Mapping[str, Any] | None)
     if record["status"] == "locked":
         return f"nothing: submissions for {name} were locked at {record['frozen at']}"
     tabs = [f"'{t.name}'" for t in game.submit_tabs(state, player)]
-    if not tabs:
+    if not tabs or not game.submits(state, player):
         return f"nothing this {game.round_word}: you have nothing to submit for {name}"
     named = f"the {tabs[0]} tab" if len(tabs) == 1 else f"the tabs {', '.join(tabs[:-1])} and {tabs[-1]}"
     return f"fill in {named} for {name} by the deadline"
