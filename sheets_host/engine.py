@@ -137,7 +137,8 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
         readings = _read_submissions(session, record, read, clock())
         checked = clock()
         for role, book in player_books(session).items():
-            status = status_frame(session, role.split(":", 1)[1], readings[role.split(":", 1)[1]], checked)
+            player = role.split(":", 1)[1]
+            status = status_frame(session, player, readings[player], checked)
             book.write({"status": status}, layouts={"status": status_layout(status)})
     return CheckReport(record["round"], readings, session.game.round_name(record["round"]),
                        session.game.host_todo(session.state))

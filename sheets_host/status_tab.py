@@ -157,4 +157,4 @@ def status_layout(status: pd.DataFrame) -> TabLayout:
         if kind.startswith("example"):
             last = max((c for c, v in enumerate(row) if v is not None and v != ""), default=1)
             fills.update({(i + 1, c): FILLS[kind] for c in range(1, max(last, 1) + 1)})
-    return replace(layout, fills=fills)
+    return replace(layout, fills=fills, positional_fills=bool(fills))  # they mark rows by where they are

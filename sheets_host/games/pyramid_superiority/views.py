@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...layout import tint
 from ...game import Example, HowTo
+from ...layout import tint
 from . import colours, rules
 from .read import SUBMIT_TAB
 from .rules import CORNERS, MULTIPLIERS, POSITIONS, ROTATION_COST, Corner, Piece
