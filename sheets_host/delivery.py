@@ -18,7 +18,6 @@ import re
 import tempfile
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -32,8 +31,9 @@ from .backends.in_flight import each_book
 from .cells import SubmitRow
 from .errors import BookError, SchemaErrors
 from .game import Game
-from .host import Commit, Session, frame, name_key, parse_time, read_commit, row_ref, stamp
-from .layout import INPUT_ROWS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
+from .host import Commit, Session, frame, name_key, read_commit, row_ref
+from .layout import INPUT_ROWS, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
+from .status_tab import status_frame, status_layout
 from .table import SubmitTab
 
 HISTORY = "my submissions"
@@ -117,68 +117,6 @@ def tidied(mark: Mark, keep: Iterable[str], there: Collection[str], current: int
             else:
                 made[tab] = number
     return made, remove
-
-
-def from_now(moment: datetime, now: datetime) -> str:
-    """How far `moment` is from `now`, in the two largest units.
-
-    >>> from datetime import timedelta, timezone
-    >>> now = datetime(2026, 11, 23, 12, tzinfo=timezone.utc)
-    >>> from_now(now + timedelta(days=2, hours=7, minutes=5), now), from_now(now - timedelta(minutes=90), now)
-    ('in 2 days 7 hours', '1 hour 30 minutes ago')
-    """
-    seconds = abs(int((moment - now).total_seconds()))
-    parts = []
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        count, seconds = divmod(seconds, size)
-        if count or (unit == "minute" and not parts):
-            parts.append(f"{count} {unit}{'' if count == 1 else 's'}")
-    text = " ".join(parts[:2])
-    return f"in {text}" if moment >= now else f"{text} ago"
-
-
-def _deadline(record: Mapping[str, Any] | None, now: datetime) -> str:
-    """The deadline in UTC and how far away it is (as of this update)."""
-    when = parse_time((record or {}).get("deadline"), "rounds:deadline")
-    return f"{stamp(when)} ({from_now(when, now)})" if when else "none set"
-
-
-def status_frame(session: Session, player: str | None, lines: Sequence[tuple] = ()) -> pd.DataFrame:
-    """A book's status: for a player, what to do next first, then what the host last checked
-    (problems among it), the {round} and its deadline, and how to submit, one idea a line."""
-    game, now = session.game, session.clock()
-    open_round = session.open_round
-    word = game.round_word
-    rows: list[tuple] = []
-    if player:
-        if open_round is None:
-            todo = "nothing: the game is over"
-        elif open_round["status"] == "locked":
-            todo = f"nothing: submissions for {game.round_name(open_round['round'])} were locked at {open_round['frozen at']}"
-        elif not game.submits(session.state, player):
-            todo = f"nothing this {word}: you have nothing to submit for {game.round_name(open_round['round'])}"
-        else:
-            todo = (f"fill in your submit {'tabs' if game.several_submit_tabs else 'tab'} for "
-                    f"{game.round_name(open_round['round'])} before the deadline: "
-                    f"{_deadline(open_round, now)}")
-        rows.append(("to do", todo))
-    rows += list(lines)
-    rows += [("game", game.title)]
-    if player:
-        rows.append(("player", player))
-    rows += [(f"{word} open", game.round_name(open_round["round"]) if open_round else "game over"),
-             ("deadline", _deadline(open_round, now)), ("updated", stamp(now))]
-    if player and open_round is not None:
-        for i, line in enumerate(game.how_to_submit(session.state, player)):
-            rows.append(("how to submit" if i == 0 else "", line))
-    return kv(rows)
-
-
-def status_layout(status: pd.DataFrame) -> TabLayout:
-    """Problems stand out; what to do next is the first, green row."""
-    marks = {i: PROBLEM_FILL if what == "problem" else NEXT_FILL
-             for i, what in enumerate(status["what"]) if what in ("problem", "to do")}
-    return lay_out(status, highlight=marks)
 
 
 def submit_layout(game: Game, state: Any, player: str, tab: SubmitTab, submit: pd.DataFrame) -> TabLayout:

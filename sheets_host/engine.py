@@ -48,8 +48,6 @@ from .delivery import (
     player_books,
     round_files,
     settle_files,
-    status_frame,
-    status_layout,
 )
 from .errors import BookError, RoundError, SheetsHostError
 from .game import Outcome, Window, rng_for
@@ -70,6 +68,7 @@ from .host import (
     stamp,
 )
 from .history import attempt_digest
+from .status_tab import status_frame, status_layout
 from .reading import Reading, parse, read_player, same_rows, typed_rows, unaccounted
 from .creation import new_game, template
 
@@ -138,13 +137,11 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
         if record is None:
             raise RoundError("the game is over: there is nothing to check")
         readings = _read_submissions(session, record, read, clock())
-        checked = stamp(clock())
+        checked = clock()
         writes = {}
         for role, book in player_books(session).items():
-            r = readings[role.split(":", 1)[1]]
-            lines = [("checked at", checked), ("your submission", r.state), ("what counts", r.parsed.kept or "nothing")]
-            lines += [("problem", f"{p.where()}: {p.message}" if p.where() else p.message) for p in r.parsed.problems]
-            status = status_frame(session, r.player, lines)
+            player = role.split(":", 1)[1]
+            status = status_frame(session, player, readings[player], checked)
             writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)})
         each_book(backend.in_flight, writes.items())
     return CheckReport(record["round"], readings, session.game.round_name(record["round"]),

@@ -64,6 +64,55 @@ class Window:
 
 
 @dataclass(frozen=True)
+class Example:
+    """Rows exactly as a player types them into a submit tab, under that tab's `header` (a value
+    "" is a blank cell): the status tab shows them as real cells, and the instruction tests parse
+    them. `note` says what the example shows when a block has several ("with Power of Light")."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+    tab: str | None = None  # the tab they go into, named where a player has several
+
+    @classmethod
+    def of(cls, header: Sequence[str], typed: Sequence[Mapping[str, object]], note: str = "",
+           tab: str | None = None) -> Example:
+        """An example of rows as a game's `submit_rows` gives them (a value None or left out is blank).
+
+        >>> Example.of(["action", "item", "quantity"], [{"action": "buy", "item": "gold", "quantity": 2}]).rows
+        (('buy', 'gold', '2'),)
+        """
+        return cls(tuple(header), tuple(tuple("" if r.get(c) is None else str(r[c]) for c in header) for r in typed),
+                   note, tab)
+
+    def typed(self) -> list[dict[str, str]]:
+        """Each row as the parser gets it: column -> value, blanks left out.
+
+        >>> Example(("action", "good", "to"), (("bid", "", "Flavio"),)).typed()
+        [{'action': 'bid', 'to': 'Flavio'}]
+        """
+        return [{k: v for k, v in zip(self.header, row) if v != ""} for row in self.rows]
+
+
+@dataclass(frozen=True)
+class HowTo:
+    """How to submit, as the status tab shows it: short `lines`, one idea a row, then `examples`;
+    `default` is what the rule text gives a player who submits nothing valid ("you bid 0"), said
+    both here and where the status says nothing was typed; `title` heads a festival event's block."""
+
+    lines: tuple[str, ...]
+    examples: tuple[Example, ...] = ()
+    default: str = ""
+    title: str = ""
+
+    def words(self) -> str:
+        """Everything the block says, as one text (what a reader of the status tab reads)."""
+        rows = [" ".join(v for v in row if v) for e in self.examples for row in (e.header, *e.rows)]
+        notes = [f"{e.tab or ''} {e.note}" for e in self.examples]
+        return "\n".join([self.title, *self.lines, *notes, *rows, self.default])
+
+
+@dataclass(frozen=True)
 class Parsed(Generic[Submission]):
     """A parsed submit tab: what will count (None when nothing valid) and the messages."""
 
@@ -165,9 +214,10 @@ class Game(ABC, Generic[State, Submission]):
         submit tabs, each row's `tab` saying which (None in a game with one submit tab)."""
 
     @abstractmethod
-    def how_to_submit(self, state: State, player: str) -> list[str]:
-        """What `player` needs to fill in the submit tab, one idea a line, with this game's settings
-        and an example made of this player's real options this round (shown first in their book)."""
+    def how_to_submit(self, state: State, player: str) -> list[HowTo]:
+        """What `player` needs to fill in their submit tabs this round, one idea a line, with this
+        game's settings and examples made of this player's real options (their status tab shows
+        it): one block, or one per event of a festival; none when they have nothing to submit."""
 
     def submit_choices(self, state: State, player: str, tab: str = "submit") -> dict[str, list[str]]:
         """Column of submit tab `tab` -> the values `player` may type there this round (their remaining stones,

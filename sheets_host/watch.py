@@ -51,7 +51,8 @@ from . import cells, engine
 from .announce import Message
 from .backends import ENGINE_TAB, Backend
 from .console import echo
-from .delivery import check_owner, delivered, from_now, submit_layout
+from .delivery import check_owner, delivered, submit_layout
+from .status_tab import from_now
 from .errors import BookError, BusyError, SheetsHostError
 from .game import Window
 from .host import Clock, Session, now_utc, open_session, parse_time, stamp

@@ -17,7 +17,7 @@ import pandas as pd
 
 from sheets_host import cells
 from sheets_host.cells import Problem, SubmitRow
-from sheets_host.game import Game, Outcome, Parsed, Window
+from sheets_host.game import Example, Game, HowTo, Outcome, Parsed, Window
 from sheets_host.table import Column, SubmitTab, TabSchema
 
 ITEMS = ("apple", "pear")
@@ -100,8 +100,9 @@ class TallyGame(Game[Tally, Order]):
         kept = ", ".join(f"{n} {i}" for i, n in sorted(counts.items())) + (f"; marks {' '.join(sorted(marks))}" if marks else "")
         return Parsed(Order(counts, frozenset(marks)) if counts or marks else None, tuple(problems), kept or "nothing")
 
-    def how_to_submit(self, state: Tally, player: str) -> list[str]:
-        return ["orders: one row per item (apple or pear) with a count", "board: an x in each cell to mark"]
+    def how_to_submit(self, state: Tally, player: str) -> list[HowTo]:
+        return [HowTo(("orders: one row per item (apple or pear) with a count", "board: an x in each cell to mark"),
+                      (Example(tuple(ORDERS.header), (("apple", "2"),), tab="orders"),), "nothing is ordered")]
 
     def default(self, state: Tally, player: str) -> Order:
         return Order({}, frozenset())

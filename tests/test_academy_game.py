@@ -351,7 +351,8 @@ def test_an_alchemy_round_typed_badly_is_checked_in_each_participant_s_own_book(
     assert kept[odd] == "Alchemy: harvest quartz, moonpetal (4 of 17 energy); buy sea salt ×2 (30 coins)"
     for player in PLAYERS:
         if player in alchemists:
-            assert to_do(backend, player).startswith("fill in your submit tabs for round 1")
+            assert to_do(backend, player).startswith("fill in the ") and "'alchemy'" in to_do(backend, player)
+            assert to_do(backend, player).endswith(" for round 1 by the deadline")
             continue
         reading = report.readings[player]
         assert not reading.due and reading.state == "nothing due" and not reading.parsed.problems

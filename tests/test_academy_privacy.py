@@ -130,7 +130,8 @@ def public_seen(game, before, state) -> Seen:
 
 def player_seen(game, state, player: str) -> Seen:
     """A player's book: their views, their instructions and their dropdowns."""
-    values = frame_values(game.private_view(state, player)) + list(game.how_to_submit(state, player))
+    values = frame_values(game.private_view(state, player))
+    values += [line for block in game.how_to_submit(state, player) for line in block.words().splitlines()]
     for tab in game.submit_tabs(state, player):
         values += [v for vs in game.submit_choices(state, player, tab.name).values() for v in vs]
     return Seen.of(values)
@@ -431,7 +432,7 @@ def test_a_player_sees_the_garnets_the_host_typed_during_the_pregame_and_what_is
     backend.book("host").write({tab.name: frame}, layouts={tab.name: lay_out_tab(frame, tab, players=names)})
     engine.check(backend, fixed_clock)
     wb = openpyxl.load_workbook(tmp_path / "players" / "Cora.xlsx")
-    status = " ".join(str(v) for _, v in wb["status"].iter_rows(min_row=2, values_only=True))
+    status = " ".join(str(v) for row in wb["status"].iter_rows(min_row=2, values_only=True) for v in row[1:2])
     assert f"how many of your {held(2)} garnets" in status  # the instructions have it
     mine = dict(wb["my festival"].iter_rows(min_row=2, values_only=True))
     assert "garnets held" not in mine and mine["round open"] == "pregame"

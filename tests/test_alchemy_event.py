@@ -7,6 +7,7 @@ from collections import Counter
 import pandas as pd
 import pytest
 
+from sheets_host.cells import SubmitRow
 from sheets_host.errors import SchemaErrors
 from sheets_host.events.alchemy import EVENT, tabs
 from sheets_host.events.alchemy.state import AlchemyState, AlchemySubmission
@@ -94,8 +95,12 @@ def test_the_public_view_and_announcements_say_nothing_of_locations_constructs_o
 
 def test_how_to_submit_and_the_dropdowns_use_the_players_real_options():
     state = EVENT.setup(["Ada", "Bo"], {}, DATA, random.Random(0))
-    lines = EVENT.how_to_submit(state, "Ada")
-    assert lines[0].startswith("Alchemy, round 1") and any(line.startswith("Example rows: harvest | ") for line in lines)
+    block = EVENT.how_to_submit(state, "Ada")
+    (example,) = block.examples
+    assert block.lines[0].startswith("Round 1") and example.rows[0][0] == "harvest" and example.tab == "alchemy"
+    parsed = EVENT.parse(state, "Ada", [SubmitRow("Ada", n, example.header, typed, tab="alchemy")
+                                        for n, typed in enumerate(example.typed(), start=2)])
+    assert parsed.problems == () and parsed.submission is not None
     choices = EVENT.submit_choices(state, "Ada")
     assert choices["action"] == ["harvest", "buy", "machine", "engineer"] and "gold" in choices["item"]
 

@@ -127,7 +127,7 @@ def test_status_says_what_to_do_first_with_the_deadline_and_highlights_problems(
     assert rows[0][0] == "to do" and fill(ws.cell(2, 1)) == NEXT_FILL
     number = game.round(session.state)
     assert game.round_name(number) in rows[0][1]  # "round 3", "day 3"; a festival's engine round 2 is "round 1"
-    assert f"UTC (in {number} days 6 hours)" in rows[0][1]
+    assert rows[1][0] == "deadline" and f"UTC (in {number} days 6 hours)" in rows[1][1]
     problems = [r for r, (what, _) in enumerate(rows, start=2) if what == "problem"]
     assert problems and all(fill(ws.cell(r, 2)) == PROBLEM_FILL for r in problems)
     how = [value for what, value in rows[rows.index(next(r for r in rows if r[0] == "how to submit")):]]
@@ -148,7 +148,7 @@ def test_each_how_to_submit_line_fits_200_characters(played):
         if not any(what == "how to submit" for what, _ in rows):
             continue
         start = next(i for i, (what, _) in enumerate(rows) if what == "how to submit")
-        long.update({(player, i): len(line) for i, (_, line) in enumerate(rows[start:]) if len(line) > 200})
+        long.update({(player, i): len(line) for i, (_, line) in enumerate(rows[start:]) if len(line or "") > 200})
     assert not long, long
 
 

@@ -134,7 +134,7 @@ def test_the_players_are_in_continuum_and_round_one_asks_for_a_board(by_hand):
     book = backend.book("player:Cora").read()
     assert shown(book["board"]) == [[rank] + [None] * 8 for rank in reversed(RANKS)] and book["wards"].empty
     how = " ".join(str(v) for v in book["status"]["value"])
-    assert "lay out your board in the `board` tab" in how and "No valid board: one is drawn for you" in how
+    assert "lay out your board in the 'board' tab" in how and "one board is drawn for you" in how
 
 
 def test_check_names_each_players_board_problems_in_their_own_book(by_hand):

@@ -140,7 +140,7 @@ def reader_of(state, player: str) -> tuple:
 
 def reader_text(state, player: str) -> Texts:
     frames, how, choices = reader_of(state, player)
-    return Texts(strings(frames) + list(how) + [v for c in choices for vs in c.values() for v in vs])
+    return Texts(strings(frames) + [line for block in how for line in block.words().splitlines()] + [v for c in choices for vs in c.values() for v in vs])
 
 
 def same(a: tuple, b: tuple) -> bool:

@@ -12,6 +12,8 @@ from sheets_host.games.magicians_market import tabs as market
 from sheets_host.games.magicians_market.market import Bid, MarketSubmission
 from sheets_host.play import BOT_NAMES, bot_states
 
+from .how_to import example_rows, lines as how_lines, words
+
 HEADER = ["action", "good", "to", "amount"]
 SIX = ["Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix"]
 
@@ -26,28 +28,26 @@ def rows(player, *specs):
     return [SubmitRow(player, n, HEADER, dict(zip(HEADER, spec))) for n, spec in enumerate(specs, start=2)]
 
 
-def examples(lines):
-    return [[cell.strip() for cell in quoted.split("|")] for line in lines for quoted in re.findall(r"`([^`]*)`", line)]
 
 
 def test_the_instructions_are_short_lines_with_the_settings_and_say_day(mm, days):
     s = days[0].settings
     for player in SIX:
-        lines = mm.how_to_submit(days[0], player)
+        lines = how_lines(mm.how_to_submit(days[0], player))
         assert 5 <= len(lines) <= 14 and all(0 < len(line) <= 160 for line in lines)
-        text = "\n".join(lines)
+        text = words(mm.how_to_submit(days[0], player))
         assert f"{s.goods_generated} different goods" in text and f"{s.extra_cost} coins" in text
         assert f"you hold {days[0].now.coins[player]} coins" in text
         assert not re.search(r"\bround", text, re.IGNORECASE)
     assert mm.round_word == "day"
-    assert mm.how_to_submit(days[-1], "Ada") == ["The game is over: nothing to submit."]
+    assert how_lines(mm.how_to_submit(days[-1], "Ada")) == ["The game is over: nothing to submit."]
 
 
 def test_the_examples_are_the_players_own_options_and_parse_cleanly(mm, days):
     for state in days[:-1]:
         s = state.settings
         for player in SIX:
-            found = examples(mm.how_to_submit(state, player))
+            found = example_rows(mm.how_to_submit(state, player))
             kinds = [r[0] for r in found]
             assert kinds[0] == "generate" and "bid" in kinds
             for r in found:
@@ -64,7 +64,7 @@ def test_the_instructions_name_no_one_outside_the_game(mm, days):
     outsiders = [n for n in BOT_NAMES if n not in SIX]
     for state in days:
         for player in SIX:
-            text = "\n".join(mm.how_to_submit(state, player)) + str(mm.submit_choices(state, player))
+            text = words(mm.how_to_submit(state, player)) + str(mm.submit_choices(state, player))
             assert not [n for n in outsiders if re.search(rf"\b{n}\b", text)]
 
 

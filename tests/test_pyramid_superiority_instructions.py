@@ -12,6 +12,7 @@ from sheets_host.games.pyramid_superiority.meadows import DAYS, ROUNDS, Meadow
 from sheets_host.layout import tint
 from sheets_host.play import BOT_NAMES, default_settings
 
+from .how_to import example_rows, lines as how_lines, words
 from .test_pyramid_superiority_game import GAME, NAMES, bot_game
 from .test_pyramid_superiority_privacy import during, losing_bid_twin, meadow_twin, transfers_twin
 
@@ -28,15 +29,13 @@ def rows(player, *specs):
     return [SubmitRow(player, n, HEADER, dict(zip(HEADER, spec))) for n, spec in enumerate(specs, start=2)]
 
 
-def examples(lines):
-    return [[cell.strip() for cell in quoted.split("|")] for line in lines for quoted in re.findall(r"`([^`]*)`", line)]
 
 
 def test_the_instructions_are_short_lines_for_today_and_count_days(histories):
     assert GAME.round_word == "day"
     for state in histories[0]:
         for name in NAMES:
-            lines = GAME.how_to_submit(state, name)
+            lines = how_lines(GAME.how_to_submit(state, name))
             assert 1 <= len(lines) <= 14 and all(0 < len(line) <= 160 for line in lines)
             if GAME.is_over(state):
                 assert lines == ["The game is over: nothing to submit."]
@@ -44,7 +43,7 @@ def test_the_instructions_are_short_lines_for_today_and_count_days(histories):
                 assert lines[0].startswith(f"Day {state.day} of {DAYS}: the ")
                 stage = "proposal" if state.is_guest(name) else "construction"
                 assert f"{stage} stage of round {state.day if stage == 'proposal' else state.day - 1}" in lines[0]
-                assert any(line.startswith("Example") for line in lines)
+                assert GAME.how_to_submit(state, name)[0].examples
             else:
                 assert "nothing to submit" in lines[0]
 
@@ -54,7 +53,7 @@ def test_the_examples_are_the_participants_own_options_and_parse_cleanly(histori
         for name in NAMES:
             if not GAME.submits(state, name):
                 continue
-            found = examples(GAME.how_to_submit(state, name))
+            found = example_rows(GAME.how_to_submit(state, name))
             kinds = {r[0] for r in found}
             purse = state.ledger.purses[name]
             if state.is_guest(name):
@@ -77,7 +76,7 @@ def test_the_instructions_name_no_one_outside_the_game(histories):
     outsiders = [n for n in BOT_NAMES if n not in NAMES]
     for state in histories[0]:
         for name in NAMES:
-            text = "\n".join(GAME.how_to_submit(state, name)) + str(GAME.submit_choices(state, name))
+            text = words(GAME.how_to_submit(state, name)) + str(GAME.submit_choices(state, name))
             assert not [n for n in outsiders if re.search(rf"\b{n}\b", text)]
 
 

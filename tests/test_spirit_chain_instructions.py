@@ -15,6 +15,7 @@ from sheets_host.games.spirit_chain.read import SUBMIT_TAB
 from sheets_host.games.spirit_chain.state import Phase
 from sheets_host.layout import tint
 
+from .how_to import lines as how_lines
 from .test_spirit_chain_game import DEFAULTS, GAME, PLAYERS, setup
 
 HEADER = SUBMIT_TAB.header
@@ -31,18 +32,20 @@ def row(player, cells):
     return [SubmitRow(player, 2, HEADER, {h: cells.get(h) for h in HEADER})]
 
 
-def example(lines):
-    """The example row of the instructions as column -> value ('bid 1 = 3, slot 2 = FIRE I')."""
-    line = next(line for line in lines if line.startswith("Example: a row with "))
-    text = line.removeprefix("Example: a row with ").rstrip(".").replace(" and the other bids blank", "")
-    return dict(part.split(" = ", 1) for part in text.split(", "))
+def example(blocks):
+    """The example row of the instructions as column -> value, blanks left out."""
+    (block,) = blocks
+    (shown,) = block.examples
+    (typed,) = shown.typed()
+    assert set(shown.header) <= set(HEADER)
+    return typed
 
 
 def test_the_instructions_are_short_lines_for_the_phase_part_open_now(duels):
     phases = Counter()
     for state in duels:
         for player in PLAYERS:
-            lines = GAME.how_to_submit(state, player)
+            lines = how_lines(GAME.how_to_submit(state, player))
             assert 1 <= len(lines) <= 14 and all(0 < len(line) <= 160 for line in lines)
             if GAME.is_over(state):
                 assert lines == ["The duel is over: nothing to submit."]
@@ -144,6 +147,6 @@ def test_a_rank_iv_upgrade_is_offered_by_name_and_yes_only_when_it_chooses_nothi
     for value in choices:
         parsed = GAME.parse(state, "Ada", row("Ada", {"upgrade": value}))
         assert parsed.problems == () and parsed.submission is not None, (value, parsed.problems)
-    lines = GAME.how_to_submit(state, "Ada")
+    lines = how_lines(GAME.how_to_submit(state, "Ada"))
     assert any(line.startswith("Upgrades your cards allow: ") and "FIRE IV from" in line for line in lines)
-    assert GAME.submit_choices(state, "Blaise") == {} and len(GAME.how_to_submit(state, "Blaise")) == 1
+    assert GAME.submit_choices(state, "Blaise") == {} and len(how_lines(GAME.how_to_submit(state, "Blaise"))) == 1

@@ -330,5 +330,5 @@ def test_the_public_view_hides_totals_below_3_stones_and_never_shows_owners(wgm,
 
 def test_the_instructions_follow_the_settings(wgm, wgm_defaults):
     config = {**wgm_defaults["config"], "stones per round": 3, "missed round penalty": 2.5}
-    text = "\n".join(wgm.how_to_submit(wgm.setup(PLAYERS, 1, config, wgm_defaults["data"]), "Ada"))
+    text = "\n".join(b.words() for b in wgm.how_to_submit(wgm.setup(PLAYERS, 1, config, wgm_defaults["data"]), "Ada"))
     assert "3 stone(s)" in text and "a penalty of 2.5" in text

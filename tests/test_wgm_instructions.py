@@ -13,6 +13,7 @@ from sheets_host.layout import tint
 from sheets_host.play import bot_names, bot_states
 
 from .conftest import PLAYERS
+from .how_to import lines as how_lines, words
 from .test_wgm_game import full_round, secret_twin
 
 HEADER = ["kind", "site", "position", "stone", "light"]
@@ -20,11 +21,6 @@ HEADER = ["kind", "site", "position", "stone", "light"]
 
 def rows(player, *specs):
     return [SubmitRow(player, n, HEADER, dict(zip(HEADER, spec))) for n, spec in enumerate(specs, start=2)]
-
-
-def examples(line):
-    """The rows quoted in a line: `stone | 4 | 2 | 7 |` -> [['stone', '4', '2', '7', '']]."""
-    return [[cell.strip() for cell in quoted.split("|")] for quoted in re.findall(r"`([^`]*)`", line)]
 
 
 def states(wgm, wgm_defaults, seed=3):
@@ -46,9 +42,9 @@ def test_the_instructions_are_short_lines_with_the_settings(wgm, wgm_defaults):
     config = {**wgm_defaults["config"], "stones per round": 3, "missed round penalty": 2.5}
     state = wgm.setup(PLAYERS, 1, config, wgm_defaults["data"])
     for player in PLAYERS:
-        lines = wgm.how_to_submit(state, player)
+        lines = how_lines(wgm.how_to_submit(state, player))
         assert 5 <= len(lines) <= 14 and all(isinstance(line, str) and 0 < len(line) <= 160 for line in lines)
-        text = "\n".join(lines)
+        text = words(wgm.how_to_submit(state, player))
         assert "3 stone(s)" in text and "a penalty of 2.5" in text
         assert "kind: stone" in text  # what goes in `kind` for an ordinary stone
         assert "seated first clockwise" in text  # the seating decides contested positions
@@ -57,17 +53,17 @@ def test_the_instructions_are_short_lines_with_the_settings(wgm, wgm_defaults):
 def test_the_examples_use_the_players_own_stones_and_sites_and_parse_cleanly(wgm, game_states):
     for state in game_states[:-1]:
         for player in PLAYERS:
-            lines = wgm.how_to_submit(state, player)
-            found = [line for line in lines if line.startswith("Example")]
-            assert found, lines
-            main = examples(found[0])
+            (block,) = wgm.how_to_submit(state, player)
+            found = [(e.note, e.rows) for e in block.examples]
+            assert all(e.header == tuple(HEADER) for e in block.examples) and found, block
+            main = found[0][1]
             assert len(main) == min(state.settings.per_round, len(state.open_sites(player)))
             hand = state.hand(player)
             for kind, site, position, stone, _ in main:
                 assert kind == "stone" and int(site) in state.open_sites(player) and hand[int(stone)] > 0
                 assert 1 <= int(position) <= 5
-            fake = [r for line in found if "fake" in line for r in examples(line)]
-            light = [r for line in found if "Light" in line for r in examples(line)]
+            fake = [r for note, shown in found if "fake" in note for r in shown]
+            light = [r for note, shown in found if "Light" in note for r in shown]
             assert bool(fake) == state.dark_ready(player)
             parsed = wgm.parse(state, player, rows(player, *main, *fake))
             assert parsed.problems == () and len(parsed.submission.stones) == len(main)
@@ -83,7 +79,7 @@ def test_the_instructions_name_no_one_outside_the_game(wgm, game_states):
     outsiders = [n for n in bot_names(20) if n not in PLAYERS]
     for state in game_states:
         for player in PLAYERS:
-            text = "\n".join(wgm.how_to_submit(state, player))
+            text = words(wgm.how_to_submit(state, player))
             assert not [n for n in outsiders if re.search(rf"\b{n}\b", text)]
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..cells import SubmitRow
 from ..errors import SchemaError
-from ..game import Parsed
+from ..game import HowTo, Parsed
 from ..table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
@@ -133,9 +133,9 @@ class Event(ABC, Generic[State, Submission]):
         and the log's lines (the host's; they may name private things)."""
 
     @abstractmethod
-    def how_to_submit(self, state: State, player: str) -> list[str]:
-        """What `player` needs to fill in the event's submit tab, one idea a line, with an example
-        made of this player's real options."""
+    def how_to_submit(self, state: State, player: str) -> HowTo:
+        """What `player` needs to fill in the event's submit tabs, one idea a line, with examples
+        made of this player's real options (the festival heads the block with the event's title)."""
 
     def submit_tabs(self, state: State, player: str) -> tuple[SubmitTab, ...]:
         """The tabs `player` fills in for the event's next round: its `submit_tab`, unless the event

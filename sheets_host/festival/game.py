@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from ..cells import SubmitRow
-from ..game import Game, Outcome, Parsed, Window
+from ..game import Game, HowTo, Outcome, Parsed, Window
 from ..table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .event import Event
@@ -82,7 +82,7 @@ class Festival(Game[FestivalState, FestivalSubmission]):
               window: Window = Window()) -> Parsed[FestivalSubmission]:
         return read.parse(state, player, rows)
 
-    def how_to_submit(self, state: FestivalState, player: str) -> list[str]:
+    def how_to_submit(self, state: FestivalState, player: str) -> list[HowTo]:
         return views.how_to_submit(state, player)
 
     def submit_choices(self, state: FestivalState, player: str, tab: str = "submit") -> dict[str, list[str]]:

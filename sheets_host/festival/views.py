@@ -8,9 +8,11 @@ Garnets held and spent, and the lists, are private; the assignment is public.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pandas as pd
 
+from ..game import Example, HowTo
 from ..table import SubmitTab
 from .endgame import listed, ordinal
 from .pregame import PREFERENCES
@@ -46,30 +48,32 @@ def submit_tabs(state: FestivalState, player: str) -> tuple[SubmitTab, ...]:
                  for tab in e.submit_tabs(state.events[e.name], player))
 
 
-def how_to_submit(state: FestivalState, player: str) -> list[str]:
+def how_to_submit(state: FestivalState, player: str) -> list[HowTo]:
+    """The pregame's one block; then one block per event the player is in, headed by its title."""
     titles = _titles(state)
     if state.round == PREGAME:
         held = state.garnets.get(player, 0)
         first, second = list(titles.values())[:2]
-        return [f"Pregame: list your first and second choice of event in the `preferences` tab: {', '.join(titles.values())}.",
-                f"You will play two events, at most {state.plan.capacity} players each; first choices are examined first.",
-                f"'garnets': how many of your {held} garnets you spend on the list (blank: none); more spent wins a "
-                "contested place, then a draw. Spent garnets are used up.",
-                f"Example: first = {first}, second = {second}, garnets = {min(1, held)}.",
-                "No valid list: your choices are drawn, nothing spent."]
+        return [HowTo((f"Pregame: your first and second choice of event: {', '.join(titles.values())}.",
+                       f"You will play two events, at most {state.plan.capacity} players each; first choices are "
+                       "examined first.",
+                       f"'garnets': how many of your {held} garnets you spend on the list (blank: none); more spent "
+                       "wins a contested place, then a draw. Spent garnets are used up."),
+                      (Example(tuple(PREFERENCES.header), ((first, second, str(min(1, held))),), tab=PREFERENCES.name),),
+                      "your choices are drawn, nothing spent")]
     if state.over:
-        return ["The festival is over: nothing to submit."]
-    lines = []
+        return [HowTo(("The festival is over: nothing to submit.",))]
+    blocks = []
     for e in state.plan.events:
         if player not in state.assignment[e.name]:
             continue
         if not is_run(e, state.plan.by_hand):
-            lines.append(f"{e.title} is hosted by hand: submit as its host says, not in this book.")
+            blocks.append(HowTo(("Hosted by hand: submit as its host says, not in this book.",), title=e.title))
         elif playing(state, e):
-            lines += e.how_to_submit(state.events[e.name], player)
+            blocks.append(replace(e.how_to_submit(state.events[e.name], player), title=e.title))
         else:
-            lines.append(f"{e.title} starts in a later round: nothing to submit for it now.")
-    return lines
+            blocks.append(HowTo(("It starts in a later round: nothing to submit for it now.",), title=e.title))
+    return blocks
 
 
 def submit_choices(state: FestivalState, player: str, tab: str) -> dict[str, list[str]]:

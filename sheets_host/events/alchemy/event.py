@@ -12,7 +12,7 @@ import pandas as pd
 from ...cells import SubmitRow
 from ...errors import SchemaError
 from ...festival.event import Event, Placement
-from ...game import Parsed
+from ...game import HowTo, Parsed
 from . import bots, read, rules, tabs, views
 from .state import AlchemyState, AlchemySubmission
 
@@ -55,7 +55,7 @@ class AlchemyEvent(Event[AlchemyState, AlchemySubmission]):
         after = rules.resolve(state, submissions, round_number, rng)
         return after, views.log(after)
 
-    def how_to_submit(self, state: AlchemyState, player: str) -> list[str]:
+    def how_to_submit(self, state: AlchemyState, player: str) -> HowTo:
         return views.how_to_submit(state, player)
 
     def submit_choices(self, state: AlchemyState, player: str, tab: str = read.SUBMIT_TAB.name) -> dict[str, list[str]]:

@@ -16,9 +16,10 @@ from fractions import Fraction
 import pandas as pd
 
 from ... import cells
+from ...game import Example, HowTo
 
 from . import bots, rules
-from .read import ACTIONS, submit_rows
+from .read import ACTIONS, SUBMIT_TAB, submit_rows
 from .state import Alchemy, AlchemyState, Drop, Report
 
 HISTORY_COLUMNS = ["round", "energy", "harvest", "harvest energy", "bought", "machine", "machines did",
@@ -110,14 +111,13 @@ def log(after: AlchemyState) -> list[str]:
     return lines
 
 
-def how_to_submit(state: AlchemyState, player: str) -> list[str]:
+def how_to_submit(state: AlchemyState, player: str) -> HowTo:
     """One idea a line, each within 200 characters (a long list goes on over several lines)."""
     a, h = state.alchemy, state.holdings(player)
-    rows = submit_rows(bots.greedy(state, player, random.Random(0)))
-    example = [" | ".join(str(v) for v in (r["action"], r["item"], r.get("quantity") or "",
-                                           r.get("priority") or "")).rstrip(" |") for r in rows[:4]]
-    return [
-        f"Alchemy, round {state.round + 1}: one row per action in the `alchemy` tab: action | item | quantity | priority.",
+    rows = submit_rows(bots.greedy(state, player, random.Random(0)))[:4] or [{"action": "harvest",
+                                                                            "item": next(iter(a.materials))}]
+    lines = (
+        f"Round {state.round + 1}: one row per action.",
         f"You hold {h.coins} coins and {rules.energy(a, h.machines)} energy this round; machines: "
         f"{', '.join(h.machines) or 'none'}.",
         *cells.lines_of("Your materials: ", stock_items(a, h.materials)),
@@ -132,9 +132,8 @@ def how_to_submit(state: AlchemyState, player: str) -> list[str]:
         "engineer: a construct; quantity = attempts (blank is 1); priority 1 is tried first, rows without a "
         "priority after, in random order. A failed attempt loses nothing.",
         "Everything made is sold this round; per set, by everyone: 1 sold ×1.5, 2 ×1.25, 3 ×1, 4 ×0.75, 5+ ×0.6.",
-        *cells.lines_of("Example rows: ", example or ["harvest | " + next(iter(a.materials))]),
-        "Nothing valid: nothing happens for you this round.",
-    ]
+    )
+    return HowTo(lines, (Example.of(SUBMIT_TAB.header, rows, tab=SUBMIT_TAB.name),), "nothing happens for you this round")
 
 
 def submit_choices(state: AlchemyState, player: str) -> dict[str, list[str]]:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...cells import SubmitRow
 from ...festival.event import Event, Placement
-from ...game import Parsed, generators
+from ...game import HowTo, Parsed, generators
 from ...table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .board import random_board
@@ -64,7 +64,7 @@ class ContinuumEvent(Event[ContinuumState, ContinuumSubmission]):
             after = rules.strike_round(state, {p: submissions[p].bolts for p in state.participants}, round_number)
         return after, views.log(after)
 
-    def how_to_submit(self, state: ContinuumState, player: str) -> list[str]:
+    def how_to_submit(self, state: ContinuumState, player: str) -> HowTo:
         return views.how_to_submit(state, player)
 
     def submit_choices(self, state: ContinuumState, player: str, tab: str) -> dict[str, list[str]]:

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ...game import Example, HowTo
 from ...layout import tint
 from . import rules
 from .bots import random_bot
@@ -134,33 +135,26 @@ def log(after: ContinuumState) -> list[str]:
     return lines
 
 
-def how_to_submit(state: ContinuumState, player: str) -> list[str]:
+def how_to_submit(state: ContinuumState, player: str) -> HowTo:
     if state.rounds_played == 0:
-        return [f"Elemental Continuum, round 1: lay out your board in the `{BOARD.name}` tab and name your wards in "
-                f"`{WARDS.name}`.",
-                "Board: ranks 8 (top) to 1 down the first column, files A to H across, like a chessboard. Type a "
-                "ward's label in each of its 5 cells, neutral in the 4 neutral cells.",
-                "12 wards, each 5 edge-connected cells (any pentomino, repeats allowed): 3 of each element, "
-                "four worth 2, four worth 4, four worth 6.",
-                "Wards: one row per ward: its label, element (fire, water, wind, earth) and points (2, 4 or 6).",
-                "The 4 neutral cells are one ward worth 1, placed as you like.",
-                "Example: a row F1 | fire | 6, and F1 typed in A1 A2 A3 A4 A5.",
-                "No valid board: one is drawn for you from the seed, and shown in `my board`."]
-    example = _example(state, player)
-    return [f"Elemental Continuum, round {state.rounds_played + 1}: two bolts in the `{BOLTS.name}` tab, a cell "
-            "(A1 to H8) and an element each.",
-            "A bolt strikes that cell on every other participant's board, never yours.",
-            "A tile breaks by one bolt of the element that beats it (fire beats wind, wind earth, earth water, water "
-            "fire), by two of its own element, or, neutral, by three of any.",
-            "Bolts add up over rounds on a tile not yet broken; 3 broken tiles break the whole ward.",
-            "Breaking a ward earns its points shared by the bolts that broke its tiles.",
-            f"Example rows: {example}.",
-            "Nothing valid: no bolt is fired."]
-
-
-def _example(state: ContinuumState, player: str) -> str:
+        return HowTo((f"Round 1: lay out your board in the '{BOARD.name}' tab and name your wards in '{WARDS.name}'.",
+                      "Board: ranks 8 (top) to 1 down the first column, files A to H across, like a chessboard. "
+                      "Type a ward's label in each of its 5 cells, neutral in the 4 neutral cells.",
+                      "12 wards, each 5 edge-connected cells (any pentomino, repeats allowed): 3 of each element, "
+                      "four worth 2, four worth 4, four worth 6.",
+                      "Wards: one row per ward: its label, element (fire, water, wind, earth) and points (2, 4 or 6).",
+                      "The 4 neutral cells are one ward worth 1, placed as you like."),
+                     (Example(tuple(WARDS.header), (("F1", "fire", "6"),), f"and F1 typed in A1 to A5 of '{BOARD.name}'",
+                              WARDS.name),),
+                     "one board is drawn for you from the seed, and shown in 'my board'")
     rows = submit_rows(random_bot(state, player, random.Random(0)))
-    return ", ".join(f"{r['cell']} | {r['element']}" for r in rows)
+    return HowTo((f"Round {state.rounds_played + 1}: two bolts, a cell (A1 to H8) and an element each.",
+                  "A bolt strikes that cell on every other participant's board, never yours.",
+                  "A tile breaks by one bolt of the element that beats it (fire beats wind, wind earth, earth water, "
+                  "water fire), by two of its own element, or, neutral, by three of any.",
+                  "Bolts add up over rounds on a tile not yet broken; 3 broken tiles break the whole ward.",
+                  "Breaking a ward earns its points shared by the bolts that broke its tiles."),
+                 (Example.of(BOLTS.header, rows, tab=BOLTS.name),), "no bolt is fired")
 
 
 def summary(state: ContinuumState) -> dict[str, float]:

@@ -12,7 +12,7 @@ import pandas as pd
 from ...cells import SubmitRow
 from ...errors import SchemaError
 from ...festival.event import Event, Placement
-from ...game import Parsed, generators
+from ...game import HowTo, Parsed, generators
 from ...table import SubmitTab
 from . import bots, data, read, rules, tabs, views
 from .state import SummoningState, SummoningSubmission
@@ -66,7 +66,7 @@ class SummoningEvent(Event[SummoningState, SummoningSubmission]):
         after = rules.play_round(state, turns)
         return after, views.log(after)
 
-    def how_to_submit(self, state: SummoningState, player: str) -> list[str]:
+    def how_to_submit(self, state: SummoningState, player: str) -> HowTo:
         return views.how_to_submit(state, player)
 
     def submit_choices(self, state: SummoningState, player: str, tab: str) -> dict[str, list[str]]:

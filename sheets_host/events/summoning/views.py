@@ -14,8 +14,9 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ... import cells
+from ...game import Example, HowTo
 from . import rules
-from .read import ATTACK, DEFENCE, ORDERS, SHOP, submit_rows
+from .read import ATTACK, DEFENCE, ORDERS, SHOP, TABS, submit_rows
 from .state import FAMILIAR_LEVELS, ROUNDS, TOWER_LEVELS, Invasion, SummoningState, Tile, Unit, cell_name
 
 # Tile characters as the maps tab draws them, coloured as the text's sheet colours them.
@@ -137,32 +138,33 @@ def log(after: SummoningState) -> list[str]:
     return lines
 
 
-def how_to_submit(state: SummoningState, player: str) -> list[str]:
+def how_to_submit(state: SummoningState, player: str) -> HowTo:
     """One idea a line, each within 200 characters."""
     h = state.holdings[player]
     number = state.round
     from .bots import random_bot  # an example made of this player's real options
 
-    example = submit_rows(random_bot(state, player, random.Random(0)))
-    shown = [f"{r['tab']}: " + ", ".join(f"{k} {v}" for k, v in r.items() if k != "tab" and v is not None)
-             for r in example[:5]]
-    return [
-        f"Summoner's Dream, round {number}: you have {rules.purse(h)} coins to spend and {h.treasures} Treasures.",
+    typed = submit_rows(random_bot(state, player, random.Random(0)))
+    examples = tuple(Example.of(tab.header, [r for r in typed if r["tab"] == tab.name][:3], tab=tab.name)
+                     for tab in TABS if any(r["tab"] == tab.name for r in typed))
+    lines = (
+        f"Round {number}: you have {rules.purse(h)} coins to spend and {h.treasures} Treasures.",
         *cells.lines_of("Your maps this round: ", list(state.offers[number][player])),
         *cells.lines_of("On sale: ", [f"{k} {_cost(state, k)}" for k in rules.on_sale(state, number)]),
-        f"`{SHOP.name}`: a kind to buy (quantity: how many) or one of your units to upgrade one level; in the "
+        f"'{SHOP.name}': a kind to buy (quantity: how many) or one of your units to upgrade one level; in the "
         "order typed while coins last.",
         "Coins on Towers may not be more than twice those on Familiars, nor the other way round (upgrades count "
         "to their side).",
         "Familiar level X is for sale from round X on; Tower upgrades any round; one level at a time.",
-        f"`{ORDERS.name}`: one row: your map, your target, Party A's and Party B's slots (like 1-6 and 7-12).",
-        f"`{DEFENCE.name}`: a Tower, its cell (like C4) and facing N, E, S or W; Gan on road, others on land.",
-        f"`{ATTACK.name}`: a Familiar in each slot you use; each party a range of slots, at least half the "
+        f"'{ORDERS.name}': one row: your map, your target, Party A's and Party B's slots (like 1-6 and 7-12).",
+        f"'{DEFENCE.name}': a Tower, its cell (like C4) and facing N, E, S or W; Gan on road, others on land.",
+        f"'{ATTACK.name}': a Familiar in each slot you use; each party a range of slots, at least half the "
         "other's Familiars; all Familiars are sent.",
-        *cells.lines_of("Example rows: ", shown or ["summoning: map " + state.offers[number][player][0]]),
-        "Blank: last round's map, Towers and Familiars stand (new Familiars in empty slots at random); the "
-        "target is drawn.",
-    ]
+    )
+    return HowTo(lines, examples or (Example(tuple(ORDERS.header), ((state.offers[number][player][0], "", "", ""),),
+                                             tab=ORDERS.name),),
+                 "last round's map, Towers and Familiars stand (new Familiars in empty slots at random); the target "
+                 "is drawn")
 
 
 def summary(state: SummoningState) -> dict[str, float]:

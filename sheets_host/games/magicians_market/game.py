@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from ...cells import SubmitRow
-from ...game import Game, Outcome, Parsed, Window
+from ...game import Game, HowTo, Outcome, Parsed, Window
 from . import bots, read, tabs, views
 from .market import MarketSubmission, Player
 from .state import MarketState
@@ -29,8 +29,8 @@ class MagiciansMarket(Game[MarketState, MarketSubmission]):
     host_decisions = ("extra token of life", "elimination candidates")  # at the end
     round_word = "day"
 
-    def how_to_submit(self, state: MarketState, player: Player) -> list[str]:
-        return views.how_to_submit(state, player)
+    def how_to_submit(self, state: MarketState, player: Player) -> list[HowTo]:
+        return [views.how_to_submit(state, player)]
 
     def submit_choices(self, state: MarketState, player: Player, tab: str = "submit") -> dict[str, list[str]]:
         return views.submit_choices(state, player)

@@ -13,38 +13,37 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from . import rules, tabs
-from .read import ACTIONS
+from ...game import Example, HowTo
 from .market import Good, MarketSubmission, Player, Refusal, opening_market
+from .read import ACTIONS, SUBMIT_TAB
 from .state import MarketState
 from .tastes import quantity_text, selector_text
 
 STAGES = ("after market operations", "after shopping")
 
 
-def how_to_submit(state: MarketState, player: Player) -> list[str]:
+def how_to_submit(state: MarketState, player: Player) -> HowTo:
     s, now = state.settings, state.now
     if state.over:
-        return ["The game is over: nothing to submit."]
+        return HowTo(("The game is over: nothing to submit.",))
     coins, held = now.coins[player], [g for g in s.goods if now.goods[player][g]]
-    named = ", ".join(s.goods[:s.goods_generated])
-    lines = [f"Day {state.round} of {s.days}: one row per action, columns action | good | to | amount.",
-             f"generate: {s.goods_generated} different goods, one row each or comma-separated in one row; "
+    lines = (f"Day {state.round} of {s.days}: one row per action.",
+             f"generate: {s.goods_generated} different goods, in one row (comma-separated) or one row each; "
              "you receive one of each.",
              f"The goods you do not name rise in price by 1 (up to {s.highest_price}).",
              f"extra: one more good for {s.extra_cost} coins, once a day; you hold {coins} coins.",
              "gift: a good, the player in 'to', how many in 'amount' (blank is 1).",
              "You gift only what you hold after generating, never what you receive today.",
-             "bid: a magician in 'to' and coins in 'amount'; one bid a day.",
+             "bid: a magician in 'to' and coins in 'amount', no good; one bid a day.",
              "A bid counts only if you hold its coins after the magicians shop.",
-             f"Magicians: {', '.join(s.magician_names)}.",
-             f"Example: a row `generate | {named}`."]
+             f"Magicians: {', '.join(s.magician_names)}.")
+    rows = [("generate", ", ".join(s.goods[:s.goods_generated]), "", "")]
     seat = state.players.index(player)
     neighbour = state.players[(seat + 1) % len(state.players)]  # the next player in seating order
     if held and neighbour != player:
-        lines.append(f"Example: a row `gift | {held[0]} | {neighbour} | 1`.")
-    lines.append(f"Example: a row `bid | | {s.magician_names[0]} | {max(1, min(5, coins))}` (no good on a bid).")
-    lines.append("Nothing valid by the deadline: no goods, no price changes, no bid.")
-    return lines
+        rows.append(("gift", held[0], neighbour, "1"))
+    rows.append(("bid", "", s.magician_names[0], str(max(1, min(5, coins)))))
+    return HowTo(lines, (Example(tuple(SUBMIT_TAB.header), tuple(rows)),), "no goods, no price changes, no bid")
 
 
 def submit_choices(state: MarketState, player: Player) -> dict[str, list[str]]:

@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from ...cells import SubmitRow
-from ...game import Game, Outcome, Parsed, Window, rng_for
+from ...game import Game, HowTo, Outcome, Parsed, Window, rng_for
 from . import bots, day, read, tabs, views
 from .state import PyramidState, PyramidSubmission
 
@@ -73,8 +73,8 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
         after = day.resolve(state, submissions, rng)
         return Outcome(self, after, list(after.ledger.log[state.day]) + views.host_decisions(after))
 
-    def how_to_submit(self, state: PyramidState, player: str) -> list[str]:
-        return views.how_to_submit(state, player)
+    def how_to_submit(self, state: PyramidState, player: str) -> list[HowTo]:
+        return [views.how_to_submit(state, player)]
 
     def submit_choices(self, state: PyramidState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         return views.submit_choices(state, player)

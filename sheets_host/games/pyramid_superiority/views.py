@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ...game import Example, HowTo
 from ...layout import tint
 from . import colours, rules
 from .meadows import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name
+from .read import SUBMIT_TAB
 from .rules import CORNERS, MULTIPLIERS, NOTATION, POSITIONS, ROTATION_COST, Corner, Piece
 from .state import PyramidState, RowKind
 
@@ -34,54 +36,48 @@ def palette() -> dict[str, str]:
     return out
 
 
-def how_to_submit(state: PyramidState, player: Name) -> list[str]:
+def how_to_submit(state: PyramidState, player: Name) -> HowTo:
     guest, day = state.is_guest(player), state.day
     if state.over:
-        return ["The game is over: nothing to submit."]
+        return HowTo(("The game is over: nothing to submit.",))
     if not state.submits(player):
-        return ([f"Day {day}: the proposal stages are over; guests have nothing to submit."] if guest else
-                ["Day 1: players have nothing to submit; the guests propose the first pieces today.",
-                 "From day 2 you build with the pieces proposed the day before."])
+        return HowTo((f"Day {day}: the proposal stages are over; guests have nothing to submit.",) if guest else
+                     ("Day 1: players have nothing to submit; the guests propose the first pieces today.",
+                      "From day 2 you build with the pieces proposed the day before."))
     purse = state.ledger.purses[player]
-    lines = []
+    header = tuple(SUBMIT_TAB.header)
     if guest:
         piece = state.pieces[(day, player)]
         star = state.default_star(player, 0)
-        lines += [f"Day {day} of {DAYS}: the proposal stage of round {day}; one row per item: what | value.",
-                  f"bid | chips: your bid for your meadow's proposal; every bid is paid (you hold {purse.chips} "
-                  "chips).",
-                  "star | cell: the cell to star, on your piece as proposed: top-left, top-right, bottom-left "
-                  "or bottom-right.",
-                  f"rotate | 90, 180 or 270 (optional): turns your piece clockwise; {ROTATION_COST} chips, paid "
-                  "only if it is proposed.",
-                  f"Your piece for round {day}: {piece.text()} ({NOTATION}); you are "
-                  f"{state.types[player].value}, a guest of the {state.settings.meadow_of(player).title}.",
-                  f"Example: rows `bid | {min(2, purse.chips)}` and `star | {star.value}`.",
-                  f"Nothing valid by the deadline: you bid 0 and your star goes on {star.value}."]
-        return lines
+        lines = (f"Day {day} of {DAYS}: the proposal stage of round {day}; one row per item.",
+                 f"bid: chips for your meadow's proposal; every bid is paid (you hold {purse.chips} chips).",
+                 "star: the cell to star on your piece as proposed: top-left, top-right, bottom-left or bottom-right.",
+                 f"rotate (optional): 90, 180 or 270, clockwise; {ROTATION_COST} chips, paid only if it is proposed.",
+                 f"Your piece for round {day}: {piece.text()} ({NOTATION}); you are {state.types[player].value}, "
+                 f"a guest of the {state.settings.meadow_of(player).title}.")
+        rows = (("bid", str(min(2, purse.chips)), ""), ("star", star.value, ""))
+        return HowTo(lines, (Example(header, rows),), f"you bid 0 and your star goes on {star.value}")
     r = day - 1
     places = rules.buildable(state.ledger.pyramid)
     default = rules.default_position(state.ledger.pyramid)
-    lines += [f"Day {day} of {DAYS}: the construction stage of round {r}; one row per item: what | value | to.",
-              f"bid | chips: every bid is paid, in chips, then in garnets once chips run out (you hold "
-              f"{purse.chips} chips, {purse.garnets} garnets).",
-              "piece | red or green: the meadow whose proposed piece you build if you win.",
-              f"position | where you build if you win; open now: {', '.join(p.name for p in places)}.",
-              f"rotate | 90, 180 or 270 (optional): turns the piece clockwise; {ROTATION_COST} chips, paid only "
-              "if you win."]
+    lines = [f"Day {day} of {DAYS}: the construction stage of round {r}; one row per item.",
+             f"bid: chips; every bid is paid, in chips, then in garnets once chips run out (you hold "
+             f"{purse.chips} chips, {purse.garnets} garnets).",
+             "piece: red or green, the meadow whose proposed piece you build if you win.",
+             f"position: where you build if you win; open now: {', '.join(p.name for p in places)}.",
+             f"rotate (optional): 90, 180 or 270, clockwise; {ROTATION_COST} chips, paid only if you win."]
     bid = min(3, purse.total)
-    example = [f"`bid | {bid}`", f"`piece | {GUEST_MEADOWS[-1].value}`", f"`position | {(places or [default])[0].name}`"]
+    rows = [("bid", str(bid), ""), ("piece", GUEST_MEADOWS[-1].value, ""),
+            ("position", (places or [default])[0].name, "")]
     if state.transfers_open:
         guests = state.settings.guests
-        lines.append(f"send | chips | guest: chips to a guest ({', '.join(guests)}); any number of rows, "
-                     "chips only.")
+        lines.append(f"send: chips in 'value' to a guest in 'to' ({', '.join(guests)}); any number of rows, chips only.")
         if state.chips_left(player, bid) >= 1:  # what is left after the bid can be sent
-            example.append(f"`send | 1 | {guests[0]}`")
+            rows.append(("send", "1", guests[0]))
     else:
         lines.append("No chips can be sent today: the last construction stage has no transfers.")
-    lines += [f"Example: rows {', '.join(example)}.",
-              f"Nothing valid by the deadline: you bid 0 and build the Red Meadow's piece at {default.name}."]
-    return lines
+    return HowTo(tuple(lines), (Example(header, tuple(rows)),),
+                 f"you bid 0 and build the Red Meadow's piece at {default.name}")
 
 
 def submit_choices(state: PyramidState, player: Name) -> dict[str, list[str]]:

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from ...cells import SubmitRow
-from ...game import Game, Outcome, Parsed, Window, rng_for
+from ...game import Game, HowTo, Outcome, Parsed, Window, rng_for
 from . import bots, phases, read, rules, tabs, views
 from .state import SpiritChainState, SpiritChainSubmission, blank
 
@@ -87,8 +87,8 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
                 rng: random.Random) -> Outcome[SpiritChainState]:
         return Outcome(self, *phases.resolve(state, submissions, rng))
 
-    def how_to_submit(self, state: SpiritChainState, player: str) -> list[str]:
-        return views.how_to_submit(state, player)
+    def how_to_submit(self, state: SpiritChainState, player: str) -> list[HowTo]:
+        return [views.how_to_submit(state, player)]
 
     def submit_choices(self, state: SpiritChainState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         return views.submit_choices(state, player)

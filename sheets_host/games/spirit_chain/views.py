@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from ...game import Example, HowTo
 from ...layout import tint
 from . import colours, rules
 from .cards import Card, CardBook, Element, Rank, Title
@@ -22,14 +23,14 @@ from .timing import STAMP
 # ---- what to submit ------------------------------------------------------------------------
 
 
-def how_to_submit(state: SpiritChainState, player: str) -> list[str]:
+def how_to_submit(state: SpiritChainState, player: str) -> HowTo:
     if state.over:
-        return ["The duel is over: nothing to submit."]
+        return HowTo(("The duel is over: nothing to submit.",))
     seat, phase = state.seat(player), state.phase
     now = f"Cycle {state.cycle}, {phase.label}"
     if not state.must_answer(seat):
         why = "no upgrade is available to you" if phase is Phase.UPGRADES else "you have no card to play"
-        return [f"{now}: nothing to submit, {why}."]
+        return HowTo((f"{now}: nothing to submit, {why}.",))
     timed = state.clock.window is not None
     lines = [f"{now}: one row is one submission, complete in itself (like one message).",
              f"'{STAMP}': when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank means the time the row "
@@ -41,28 +42,28 @@ def how_to_submit(state: SpiritChainState, player: str) -> list[str]:
     if phase is Phase.AUCTION:
         lights = state.lights[seat]
         first = min(3, lights)
-        second = min(5, lights - first)
+        typed = {"bid 1": str(first), "bid 3": str(min(5, lights - first))}
         lines += ["'bid 1' to 'bid 5': the lights you bid on each card (blank is 0); losing bids are refunded.",
                   f"Your bids may total at most your {lights} lights; tied bids win nobody the card.",
-                  _fit("Cards: ", [f"{lot.number} {lot.card}" for lot in state.open_lot()]),
-                  f"Example: a row with bid 1 = {first}, bid 3 = {second} and the other bids blank.",
-                  "Nothing valid: you bid 0 on every card."]
+                  _fit("Cards: ", [f"{lot.number} {lot.card}" for lot in state.open_lot()])]
+        default = "you bid 0 on every card"
     elif phase is Phase.UPGRADES:
         due = state.upgrades_due(seat)
+        typed = {"upgrade": upgrade_text(due[0])}
         lines += ["'upgrade': no, yes, or the spirits to make, comma-separated (e.g. FIRE II x2).",
                   "You must answer: with an upgrade available, silence spends your reserve time.",
                   "yes makes every upgrade whose result is forced; a Rank IV needs its two Rank III named.",
-                  _fit("Upgrades your cards allow: ", [upgrade_text(u) for u in due]),
-                  f"Example: a row with upgrade = {upgrade_text(due[0])}."]
+                  _fit("Upgrades your cards allow: ", [upgrade_text(u) for u in due])]
+        default = "no upgrade"
     else:
         titles = [t for t, _ in book.in_order(free)]
-        example = (titles + ["empty"] * SLOTS)[:SLOTS]
+        typed = dict(zip(Phase.SLOTS.columns, (titles + ["empty"] * SLOTS)[:SLOTS]))
         lines += ["'slot 1' to 'slot 3': a card of your deck each (ELEMENT RANK such as FIRE II, or a name).",
                   "Blank or 'empty' leaves a slot empty; a card in two slots needs two copies.",
-                  _fit("Cards you may play: ", [f"{t} x{n}" if n > 1 else t for t, n in book.in_order(free)]),
-                  "Example: a row with " + ", ".join(f"slot {k} = {t}" for k, t in enumerate(example, 1)) + ".",
-                  "Nothing valid: every slot is empty."]
-    return lines
+                  _fit("Cards you may play: ", [f"{t} x{n}" if n > 1 else t for t, n in book.in_order(free)])]
+        default = "every slot is empty"
+    header = (STAMP, *phase.columns)  # the columns this part reads; the tab's others stay blank
+    return HowTo(tuple(lines), (Example(header, (tuple(typed.get(c, "") for c in header),)),), default)
 
 
 def submit_choices(state: SpiritChainState, player: str) -> dict[str, list[str]]:

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from ...cells import SubmitRow
-from ...game import Game, Outcome, Parsed, Window, rng_for
+from ...game import Game, HowTo, Outcome, Parsed, Window, rng_for
 from . import bots, read, rounds, tabs, views
 from .seating import seat_sites
 from .state import TITLE, WindState, WindSubmission
@@ -73,8 +73,8 @@ class WindGuideMe(Game[WindState, WindSubmission]):
     def scores(self, state: WindState) -> dict[str, tuple[float, float, float]]:
         return rounds.scores(state)
 
-    def how_to_submit(self, state: WindState, player: str) -> list[str]:
-        return views.how_to_submit(state, player)
+    def how_to_submit(self, state: WindState, player: str) -> list[HowTo]:
+        return [views.how_to_submit(state, player)]
 
     def submit_choices(self, state: WindState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         return views.submit_choices(state, player)

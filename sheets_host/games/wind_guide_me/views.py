@@ -13,19 +13,20 @@ import math
 
 import pandas as pd
 
+from ...game import Example, HowTo
 from ...layout import tint
 from . import colours, rounds, rules
+from .read import SUBMIT_TAB
 from .rules import POSITIONS
 from .state import TITLE, Kind, Player, Site, WindState, hand_text, numbers_text
 
 
-def how_to_submit(state: WindState, player: Player) -> list[str]:
+def how_to_submit(state: WindState, player: Player) -> HowTo:
     s = state.settings
     if state.over:
-        return ["The game is over: nothing to submit."]
+        return HowTo(("The game is over: nothing to submit.",))
     hand, sites = state.hand(player), state.open_sites(player)
-    lines = [f"Round {state.round} of {s.rounds}: place {s.per_round} stone(s), one row each: "
-             "kind | site | position | stone | light.",
+    lines = [f"Round {state.round} of {s.rounds}: place {s.per_round} stone(s), one row each.",
              "kind: stone for an ordinary wind stone from your hand (a blank kind also means stone).",
              "site: a site you sit at and have not used, a different one for each stone; "
              f"yours: {numbers_text(sites)}.",
@@ -41,33 +42,33 @@ def how_to_submit(state: WindState, player: Player) -> list[str]:
     if state.dark_ready(player):
         lines.append("Power of Dark (once a game): one more row, kind fake, at a site you sit at where no "
                      "real stone of yours goes this round; 'stone' is its stated power.")
-    lines += _examples(state, player)
-    lines.append(f"Nothing valid by the deadline: nothing is placed and a penalty of {s.missed_penalty:g} "
-                 "is taken off your final score.")
-    return lines
+    return HowTo(tuple(lines), _examples(state, player),
+                 f"nothing is placed and a penalty of {s.missed_penalty:g} is taken off your final score")
 
 
-def _examples(state: WindState, player: Player) -> list[str]:
+def _examples(state: WindState, player: Player) -> tuple[Example, ...]:
     """Example rows made of the player's own stones, open sites and free positions."""
     pool = sorted(state.hand(player).elements(), reverse=True)
     sites = state.open_sites(player)
     stones = [(site, _free_position(state, site, player), power)
               for site, power in zip(sites, pool)][:state.settings.per_round]
     if not stones:
-        return []
-    rows = [f"`stone | {site} | {position} | {power} |`" for site, position, power in stones]
-    lines = [f"Example: {' and '.join(rows)} ({'one row' if len(rows) == 1 else 'one row each'})."]
+        return ()
+    header = tuple(SUBMIT_TAB.header)
+    examples = [Example(header, tuple(("stone", str(site), str(position), str(power), "")
+                                      for site, position, power in stones))]
     site, position, power = stones[0]
     if state.light_ready(player):
         new = power - 2 if power - 2 >= rules.MIN_POWER else power + 2
-        lines.append(f"Example with Power of Light: `stone | {site} | {position} | {power} | {new}` places "
-                     f"your {power} as a {new}.")
+        examples.append(Example(header, (("stone", str(site), str(position), str(power), str(new)),),
+                                f"with Power of Light, your {power} placed as a {new}"))
     if state.dark_ready(player):
         other = next(iter(state.fake_sites(player, {site for site, _, _ in stones})), None)
         if other is not None:
-            lines.append(f"Example fake stone: `fake | {other} | {_free_position(state, other, player)} | "
-                         f"{pool[-1]} |` (any stated power from {rules.MIN_POWER} to {rules.MAX_POWER}).")
-    return lines
+            examples.append(Example(header, (("fake", str(other), str(_free_position(state, other, player)),
+                                              str(pool[-1]), ""),),
+                                    f"a fake stone (any stated power from {rules.MIN_POWER} to {rules.MAX_POWER})"))
+    return tuple(examples)
 
 
 def _free_position(state: WindState, site: Site, player: Player) -> int:
