@@ -55,7 +55,8 @@ def test_every_tab_marking_stars_says_what_the_mark_is(states):
 def test_how_to_submit_and_announcements_explain_the_pieces_they_write(states):
     shown = 0
     for before, after in zip(states, states[1:]):
-        texts = [GAME.announcement(before, after)] + ["\n".join(GAME.how_to_submit(before, n)) for n in NAMES]
+        texts = [GAME.announcement(before, after)] + [
+            "\n".join(h.words() for h in GAME.how_to_submit(before, n)) for n in NAMES]
         for text in texts:
             if PIECE.search(text):
                 shown += 1
