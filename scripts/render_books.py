@@ -125,18 +125,21 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "pictures"
 DOCS_WIDTH = 560  # pixels: small enough to sit in a README beside its text
 
 
-def small(picture: Path, to: Path) -> None:
-    """`picture` cropped to what it shows (a margin kept) and scaled down to at most DOCS_WIDTH."""
+def small(picture: Path, to: Path, height: int | None = None) -> None:
+    """`picture` cropped to what it shows (a margin kept; at most `height` pixels from its top) and
+    scaled down to at most DOCS_WIDTH."""
     image = Image.open(picture).convert("RGB")
     box = ImageChops.difference(image, Image.new("RGB", image.size, image.getpixel((0, 0)))).getbbox()
     if box:
         margin = 8
         image = image.crop((max(0, box[0] - margin), max(0, box[1] - margin),
                             min(image.width, box[2] + margin), min(image.height, box[3] + margin)))
+    if height is not None and image.height > height:
+        image = image.crop((0, 0, image.width, height))
     if image.width > DOCS_WIDTH:
         image = image.resize((DOCS_WIDTH, round(image.height * DOCS_WIDTH / image.width)), Image.LANCZOS)
     to.parent.mkdir(parents=True, exist_ok=True)
-    image.save(to, optimize=True)
+    image.quantize(colors=64).save(to, optimize=True)  # a few colours: a third of the size, text as sharp
 
 
 def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pdftoppm: str,
@@ -162,7 +165,8 @@ def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pd
             session = engine.open_session(XlsxBackend(folder))
             submit = get_game(game).submit_tabs(session.state, names[0])[0].name.replace(" ", "_")
             small(out / f"{names[0]}-00-status-1.png", docs / f"{game}-status.png")
-            small(next(out.glob(f"{names[0]}-[0-9][0-9]-{submit}-1.png")), docs / f"{game}-submit.png")
+            # The top of the submit tab: what was typed and a few of the shaded rows left to type in.
+            small(next(out.glob(f"{names[0]}-[0-9][0-9]-{submit}-1.png")), docs / f"{game}-submit.png", height=180)
             announced = sorted((folder / "announcements").glob("round-*.png"))
             if announced:
                 small(announced[-1], docs / f"{game}-announcement.png")
