@@ -30,7 +30,8 @@ request, so a test fails where Google would have refused. Without google-api-pyt
 installed the check is skipped, except under pytest, where the missing package is itself a finding.
 
 Here: the documents as read, the URL and the query; values and bodies are checked in
-`sheets_host.google_discovery_values`, field masks in `sheets_host.google_discovery_masks`.
+`sheets_host.google_discovery_values`, field masks in `sheets_host.google_discovery_masks`;
+the documents' methods and services as values are `sheets_host.google_discovery_services`.
 """
 
 from __future__ import annotations
@@ -43,12 +44,12 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .google_discovery_masks import check_mask, suggest
+from .google_discovery_services import Method, Service
 from .google_discovery_values import check_body, query_value
 
 DOCUMENTS = ("sheets.v4.json", "drive.v3.json")
@@ -57,34 +58,6 @@ checked: Counter[str] = Counter()
 
 _MISSING = ("google-api-python-client is not installed: the discovery documents to check requests against are "
             "missing (pip install -e '.[test]')")
-
-
-@dataclass
-class _Method:
-    id: str
-    verb: str
-    template: str  # host and path, as in the document
-    spec: dict[str, Any]
-    service: _Service
-    strict: re.Pattern[str]
-    loose: re.Pattern[str]
-    names: dict[str, str]  # regex group -> parameter name
-    literal: int  # characters outside {...}: the more, the more specific
-    upload: bool = False
-
-
-@dataclass
-class _Service:
-    name: str
-    doc: dict[str, Any]
-    methods: list[_Method] = field(default_factory=list)
-    mask_roots: dict[str, tuple[str | None, bool]] = field(default_factory=dict)
-    # schema -> (property, the methods that require it), from Drive's `annotations.required`
-    required: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
-
-    @property
-    def schemas(self) -> dict[str, Any]:
-        return self.doc["schemas"]
 
 
 def documents_folder() -> Path | None:
@@ -101,15 +74,15 @@ def documents_folder() -> Path | None:
 
 
 @functools.cache
-def _services() -> tuple[_Service, ...] | None:
+def _services() -> tuple[Service, ...] | None:
     folder = documents_folder()
     if folder is None:
         return None
     return tuple(_service(json.loads((folder / name).read_text(encoding="utf-8"))) for name in DOCUMENTS)
 
 
-def _service(doc: dict[str, Any]) -> _Service:
-    service = _Service(doc["name"], doc)
+def _service(doc: dict[str, Any]) -> Service:
+    service = Service(doc["name"], doc)
     root = urlsplit(doc["rootUrl"])
     base = f"{root.hostname}{root.path}{doc['servicePath']}"
 
@@ -155,7 +128,7 @@ def _mask_root(schemas: Mapping[str, Any], request: Mapping[str, Any], descripti
     return words[0] if len(words) == 1 and words[0] in schemas else None
 
 
-def _method(service: _Service, spec: dict[str, Any], template: str, *, upload: bool = False) -> _Method:
+def _method(service: Service, spec: dict[str, Any], template: str, *, upload: bool = False) -> Method:
     names: dict[str, str] = {}
     strict, loose, literal = [], [], 0
     for part in re.split(r"(\{[^}]*\})", template):
@@ -170,7 +143,7 @@ def _method(service: _Service, spec: dict[str, Any], template: str, *, upload: b
             literal += len(part)
             strict.append(re.escape(part))
             loose.append(re.escape(part))
-    return _Method(spec["id"], spec["httpMethod"], template, spec, service,
+    return Method(spec["id"], spec["httpMethod"], template, spec, service,
                    re.compile("".join(strict)), re.compile("".join(loose)), names, literal, upload)
 
 
@@ -235,7 +208,7 @@ _unchecked = 0
 
 # -- the URL ---------------------------------------------------------------------------------------
 
-def _find(services: Iterable[_Service], verb: str, target: str) -> tuple[_Method, dict[str, str]] | str:
+def _find(services: Iterable[Service], verb: str, target: str) -> tuple[Method, dict[str, str]] | str:
     for kind in ("strict", "loose"):
         matches = [(m, match) for s in services for m in s.methods if (match := getattr(m, kind).fullmatch(target))]
         if not matches:
@@ -250,7 +223,7 @@ def _find(services: Iterable[_Service], verb: str, target: str) -> tuple[_Method
     return "no method of the Sheets v4 or Drive v3 discovery documents has this URL"
 
 
-def _check_path(m: _Method, values: Mapping[str, str], out: list[str]) -> None:
+def _check_path(m: Method, values: Mapping[str, str], out: list[str]) -> None:
     for name, value in values.items():
         spec = m.spec.get("parameters", {}).get(name, {"type": "string"})
         if not value:
@@ -261,7 +234,7 @@ def _check_path(m: _Method, values: Mapping[str, str], out: list[str]) -> None:
 
 # -- the query -------------------------------------------------------------------------------------
 
-def _check_query(m: _Method, query: Mapping[str, list[str]], out: list[str]) -> None:
+def _check_query(m: Method, query: Mapping[str, list[str]], out: list[str]) -> None:
     own = {k: v for k, v in m.spec.get("parameters", {}).items() if v.get("location") == "query"}
     known = {**m.service.doc.get("parameters", {}), **own}
     for name, values in query.items():

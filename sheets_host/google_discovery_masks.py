@@ -8,10 +8,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .google_discovery import _Service
+from .google_discovery_services import Service
+
 
 Mask = dict[str, "Mask | None"]
 
@@ -82,7 +82,7 @@ def _at(text: str, tokens: list[str], pos: int) -> str:
     return f"character {offset + 1}" if offset < len(text) else "the end"
 
 
-def check_mask(service: _Service, text: str, root: str | None) -> list[str]:
+def check_mask(service: Service, text: str, root: str | None) -> list[str]:
     tree, problems = parse_mask(text)
     if problems or root is None:
         return problems
@@ -116,7 +116,7 @@ def check_mask(service: _Service, text: str, root: str | None) -> list[str]:
     return problems
 
 
-def _through(service: _Service, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+def _through(service: Service, schema: Mapping[str, Any]) -> Mapping[str, Any]:
     """A schema with $refs followed and lists crossed (a mask names the fields of a list's items)."""
     while True:
         if "$ref" in schema:

@@ -10,12 +10,11 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .google_discovery_masks import check_mask, parse_mask, suggest
+from .google_discovery_services import Method
 
-if TYPE_CHECKING:
-    from .google_discovery import _Method
 
 _INT_RANGES = {"int32": (-2**31, 2**31 - 1), "uint32": (0, 2**32 - 1),
                "int64": (-2**63, 2**63 - 1), "uint64": (0, 2**64 - 1)}
@@ -62,7 +61,7 @@ def _reject_constant(text: str) -> Any:
     raise _NotJSON(f"{text} is not JSON")
 
 
-def check_body(m: _Method, body: Any, out: list[str]) -> None:
+def check_body(m: Method, body: Any, out: list[str]) -> None:
     if isinstance(body, (bytes, bytearray)):
         body = body.decode("utf-8", "replace")
     if isinstance(body, str):
@@ -87,7 +86,7 @@ def check_body(m: _Method, body: Any, out: list[str]) -> None:
 
 
 class _Body:
-    def __init__(self, method: _Method, out: list[str]):
+    def __init__(self, method: Method, out: list[str]):
         self.method, self.service, self.out = method, method.service, out
 
     def value(self, value: Any, schema: Mapping[str, Any], where: str) -> None:

@@ -53,15 +53,8 @@ def mutual_imports(known: dict[str, Path]) -> list[tuple[str, str]]:
     return sorted((a, b) for a, targets in graph.items() for b in targets if a < b and a in graph[b])
 
 
-def google_discovery_pair(pair: tuple[str, str]) -> bool:
-    """The three `google_discovery*` modules import each other for type names; another change of
-    issue 27 fixes them: delete this exception then. Matched by module name, not folder, so that
-    moving them keeps it."""
-    return all(m.rpartition(".")[2].startswith("google_discovery") for m in pair)
-
-
 def test_no_two_modules_import_each_other():
-    pairs = [f"{a} <-> {b}" for a, b in mutual_imports(modules(PACKAGE)) if not google_discovery_pair((a, b))]
+    pairs = [f"{a} <-> {b}" for a, b in mutual_imports(modules(PACKAGE))]
     assert not pairs, "modules that import each other:\n" + "\n".join(pairs)
 
 
