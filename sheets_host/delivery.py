@@ -286,7 +286,7 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
             layouts[HISTORY] = history_layout(views[HISTORY])
         if role == "public" and announcements_tab is not None:
             tabs["announcements"] = announcements_tab
-            layouts["announcements"] = announcements_layout(announcements_tab)
+            layouts["announcements"] = announcements_layout(game, announcements_tab)
         if kind == "player" and submits.get(name) is not None:
             own = {tab.name: tab for tab in game.submit_tabs(state, name)}
             for tab_name, typed in submits[name].items():

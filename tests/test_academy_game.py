@@ -300,7 +300,7 @@ def test_the_pregame_places_everyone_and_the_public_book_shows_who_plays_what(pl
         assert table.loc[table[title] == "plays", "player"].tolist() == list(state.assignment[event])
     assert public["alchemy participants"]["participant"].tolist() == list(state.assignment["alchemy"])
     text = announcement_file(backend, 1)
-    assert "**Who plays which event**" in text and announced(public["announcements"]) == {1: announcement_rows(1, text)}
+    assert "**Who plays which event**" in text and announced(GAME, public["announcements"]) == {1: announcement_rows("pregame", text)}
     for event, title in titles.items():
         assert f"- {title} ({len(state.assignment[event])}): {', '.join(state.assignment[event])}" in text
     # The lists and the garnets are private: nothing public speaks of them.
@@ -597,7 +597,7 @@ def test_with_the_rankings_typed_the_festival_ends_and_every_book_shows_the_endg
 
     text = announcement_file(backend, 7)
     assert text == report.announcement
-    assert announced(backend.book("public").read(["announcements"])["announcements"])[7] == announcement_rows(7, text)
+    assert announced(GAME, backend.book("public").read(["announcements"])["announcements"])[7] == announcement_rows(GAME.round_name(7), text)
     assert "**The festival's endgame**" in text and "Alchemy's final gems:" in text and "**Garnets**" in text
     assert all(f"- {p}: " in text for p in PLAYERS)
     assert ("**Sole winner: " in text) == (result.sole_winner is not None)
@@ -698,7 +698,7 @@ def test_a_candidate_still_tied_is_awaited_then_named_by_the_winner_s_choice(pla
     text = announcement_file(backend, 7)
     assert text == report.announcement and f"**Elimination Candidate: {chosen}**" in text
     assert f"the sole winner, {winner}, chose {chosen}." in text
-    assert announced(backend.book("public").read(["announcements"])["announcements"])[7] == announcement_rows(7, text)
+    assert announced(GAME, backend.book("public").read(["announcements"])["announcements"])[7] == announcement_rows(GAME.round_name(7), text)
     table = backend.book("public").read(["festival"])["festival"]
     assert table.loc[table["result"] == "Elimination Candidate", "player"].tolist() == [chosen]
     assert table.loc[table["result"] == "sole winner", "player"].tolist() == [winner]

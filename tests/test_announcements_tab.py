@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from sheets_host import markdown
 from sheets_host.announcements_tab import (HEADING_FILL, TITLE_FILL, announced, announcement_rows, announcements,
-                                           announcements_layout)
+                                           announcements_layout, round_names)
 from sheets_host.backends.xlsx import XlsxBackend
 from sheets_host.cells import SubmitRow
 from sheets_host.backends import frame_from_rows, rows_from_frame
@@ -44,8 +44,8 @@ cell = st.one_of(words, st.integers(-999, 999).map(str), st.floats(0, 99, allow_
 
 
 def test_a_round_reads_as_rows_with_its_tables_in_columns_and_numbers_as_numbers():
-    assert announcement_rows(1, DAY_1) == [
-        [1, "Magician's Market: day 1 of 7"], ["Prices"], [None, "good", "paid today", "now"],
+    assert announcement_rows("day 1", DAY_1) == [
+        ["day 1", "Magician's Market: day 1 of 7"], ["Prices"], [None, "good", "paid today", "now"],
         [None, "cape", 3, "3 → 1"], [None, "crystal ball", 4.5, 2], ["Who plays which event"],
         [None, "• Alchemy (3): Ada, Blaise"], [None, "Use bid | 3."]]
 
@@ -58,8 +58,9 @@ def test_a_round_reads_as_rows_with_its_tables_in_columns_and_numbers_as_numbers
     max_size=8))
 def test_no_markdown_is_left_in_any_cell_and_every_table_cell_has_its_own(blocks):
     text = "\n".join(blocks)
-    rows = announcement_rows(4, text)
-    assert rows[0][0] == 4 and not any(isinstance(row[0], int) for row in rows[1:])  # a heading "4" is no round
+    rows = announcement_rows("day 4", text)
+    names = round_names(GAME)
+    assert rows[0][0] == "day 4" and not any(row[0] in names for row in rows[1:])  # a heading "4" is no round
     for row in rows:
         assert not any(MARKDOWN.search(v) for v in row if isinstance(v, str)), row
     tables = [line for line in markdown.lines(text) if line.kind in ("header", "row")]
@@ -73,23 +74,37 @@ def test_a_redone_round_replaces_its_rows_and_an_undone_one_takes_them_away(tmp_
     book = XlsxBackend(tmp_path).create("public", "announcements", public=True)
     book.write({"announcements": tab})
     read = book.read(["announcements"])["announcements"]  # blank header cells named (C), (D)
-    assert announced(read) == {1: announcement_rows(1, DAY_1), 2: [[2, "Day 2"], [None, "All sold."]]}
+    assert announced(GAME, read) == {1: announcement_rows("day 1", DAY_1), 2: [["day 2", "Day 2"], [None, "All sold."]]}
     redone = announcements(GAME, read, 1, "## Day 1 again")
-    assert announced(redone) == {1: [[1, "Day 1 again"]], 2: [[2, "Day 2"], [None, "All sold."]]}
+    assert announced(GAME, redone) == {1: [["day 1", "Day 1 again"]], 2: [["day 2", "Day 2"], [None, "All sold."]]}
     assert list(redone.columns[:2]) == ["day", "announcement"]
-    assert announced(announcements(GAME, redone, 2, None)) == {1: [[1, "Day 1 again"]]}
+    assert announced(GAME, announcements(GAME, redone, 2, None)) == {1: [["day 1", "Day 1 again"]]}
     assert announcements(GAME, announcements(GAME, redone, 2, None), 1, None) is None
 
 
 def test_a_tab_of_one_markdown_cell_a_round_is_read_as_rows():
     old = pd.DataFrame([[1, DAY_1], [2, "## Day 2\n\nAll sold."]], columns=["day", "announcement"])
-    assert announced(announcements(GAME, old, 3, "## Day 3")) == {
-        1: announcement_rows(1, DAY_1), 2: [[2, "Day 2"], [None, "All sold."]], 3: [[3, "Day 3"]]}
+    assert announced(GAME, announcements(GAME, old, 3, "## Day 3")) == {
+        1: announcement_rows("day 1", DAY_1), 2: [["day 2", "Day 2"], [None, "All sold."]], 3: [["day 3", "Day 3"]]}
+
+
+def test_a_tab_of_numbered_rounds_is_read_with_the_rounds_named():
+    """Written before the round column held names: a number there starts its round all the same."""
+    old = pd.DataFrame([[1, "Day 1"], [None, "All sold."], ["Prices", None]], columns=["day", "announcement"])
+    assert announced(GAME, old) == {1: [["day 1", "Day 1"], [None, "All sold."], ["Prices"]]}
+
+
+def test_the_academy_names_its_pregame_and_rounds_as_its_announcements_do():
+    """Engine round 2 is the festival's round 1: the round column says so, beside "round 1 resolved"."""
+    academy = get_game("academy-of-witchcraft-arts")
+    tab = announcements(academy, announcements(academy, None, 1, "## Pregame resolved"), 2, "## Round 1 resolved")
+    assert tab.iloc[:, 0].tolist() == ["pregame", "round 1"]
+    assert list(announced(academy, tab)) == [1, 2]
 
 
 def test_titles_headings_and_table_headers_stand_out_and_text_does_not_widen_a_table():
     tab = announcements(GAME, None, 1, DAY_1 + "\n" + "a long line of prose, " * 5)
-    layout = announcements_layout(tab)
+    layout = announcements_layout(GAME, tab)
     fills = {r: layout.fills[r, 0] for r, _ in layout.fills if (r, 0) in layout.fills}
     assert fills == {1: TITLE_FILL, 2: HEADING_FILL, 3: HEADER_FILL, 6: HEADING_FILL}
     assert layout.columns[1].width == len("crystal ball") + 2 and not layout.columns[1].wrap
@@ -102,10 +117,8 @@ def test_a_typed_row_reads_as_one_line_in_its_tab_s_order():
 
 
 def test_a_title_ends_within_its_shading():
-    layout = announcements_layout(announcements(GAME, None, 1, "## Academy of Witchcraft Arts: pregame resolved\nshort"))
+    layout = announcements_layout(GAME, announcements(GAME, None, 1, "## Academy of Witchcraft Arts: pregame resolved\nshort"))
     assert sum(c.width for c in layout.columns[1:]) >= len("Academy of Witchcraft Arts: pregame resolved")
-
-
 
 
 def test_a_round_added_is_sent_alone():
@@ -114,11 +127,11 @@ def test_a_round_added_is_sent_alone():
     tab = announcements(GAME, None, 1, DAY_1)
     read = frame_from_rows(rows_from_frame(tab))
     added = grown(read, announcements(GAME, read, 2, "## Day 2\nAll sold."))
-    assert added is not None and added.values.tolist() == [[2, "Day 2", None, None], [None, "All sold.", None, None]]
+    assert added is not None and added.values.tolist() == [["day 2", "Day 2", None, None], [None, "All sold.", None, None]]
 
 
 def test_a_round_with_a_wider_table_is_sent_alone_too():
     read = frame_from_rows(rows_from_frame(announcements(GAME, None, 1, "## Day 1\n| a | b |\n|---|---|\n| 1 | 2 |")))
     added = grown(read, announcements(GAME, read, 2, DAY_1))
-    assert added is not None and added.values.tolist()[:2] == [[2, "Magician's Market: day 1 of 7", None, None],
+    assert added is not None and added.values.tolist()[:2] == [["day 2", "Magician's Market: day 1 of 7", None, None],
                                                                ["Prices", None, None, None]]

@@ -13,6 +13,7 @@ from sheets_host.announcements_tab import announced
 from sheets_host.engine import HISTORY
 from sheets_host.errors import RoundError, SchemaErrors, SheetsHostError
 from sheets_host.play import bots_submit, demo
+from sheets_host.games import get_game
 
 from .conftest import FIXED, PLAYERS, fixed_clock
 
@@ -76,7 +77,7 @@ def test_resolve_writes_state_snapshot_archive_log_public_and_private(folder_bac
     assert list(host["rounds"]["status"]) == ["resolved", "open"]
     assert set(host["snapshots"]["round"]) == {1} and len(host["archive"]) >= 14
     assert "freeze" in set(host["log"]["kind"])
-    assert list(announced(tabs(folder_backend, "public")["announcements"])) == [1]
+    assert list(announced(get_game("wind-guide-me"), tabs(folder_backend, "public")["announcements"])) == [1]
     assert tabs(folder_backend, "player:Ada")["submit"].empty
     assert [f.name for f in report.files] == ["round-01.md", "round-01.png"]
 

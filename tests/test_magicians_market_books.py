@@ -10,6 +10,7 @@ from sheets_host.announcements_tab import announced
 from sheets_host.engine import HISTORY
 from sheets_host.errors import SheetsHostError
 from sheets_host.play import bot_names, bots_submit, demo, simulate
+from sheets_host.games import get_game
 
 from .conftest import fixed_clock
 
@@ -24,7 +25,7 @@ def test_the_demo_plays_7_days_with_15_bots_on_xlsx(folder_backend):
     public = folder_backend.book("public").read()
     assert {"goods now", "prices", "inventories", "sales", "shows", "magicians", "tastes", "results",
             "announcements", "status", ENGINE_TAB} == set(public)
-    assert list(announced(public["announcements"])) == list(range(1, 8)) and len(public["sales"]) > 0
+    assert list(announced(get_game("magicians-market"), public["announcements"])) == list(range(1, 8)) and len(public["sales"]) > 0
     assert "coins" not in public["results"].columns
     ada = folder_backend.book("player:Ada").read()
     assert set(ada) == {"private", "my days", "submit", "status", HISTORY, ENGINE_TAB} and len(ada["my days"]) == 7

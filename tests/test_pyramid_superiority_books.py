@@ -13,6 +13,7 @@ from sheets_host.engine import HISTORY
 from sheets_host.games.pyramid_superiority import picture
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, Piece, Type
 from sheets_host.play import bot_names, demo
+from sheets_host.games import get_game
 
 from .conftest import fixed_clock
 
@@ -38,7 +39,7 @@ def test_the_demo_plays_15_days_and_writes_every_book(played):
     public = tabs(backend, "public")
     assert set(public) == {"participants", "proposed pieces", "pyramid", "from the top", "points", "scoring rounds",
                            "standings", "status", "announcements", ENGINE_TAB}
-    assert list(announced(public["announcements"])) == list(range(1, 16)) and public["pyramid"]["round built"].notna().all()
+    assert list(announced(get_game("pyramid-superiority"), public["announcements"])) == list(range(1, 16)) and public["pyramid"]["round built"].notna().all()
     for name in NAMES:
         book = tabs(backend, f"player:{name}")
         guest = name in RED + GREEN
