@@ -68,7 +68,7 @@ from gspread.utils import absolute_range_name, extract_id_from_url, rowcol_to_a1
 from ..cells import column_letter, fold
 from ..errors import BookError, BusyError
 from ..layout import TabLayout, lay_out
-from . import frame_from_rows, match_tab, rows_from_frame
+from . import appended_layout, frame_from_rows, match_tab, rows_from_frame
 from .gsheets_client import IN_FLIGHT, RetryingHTTPClient, connect
 from .gsheets_drive import find, new_spreadsheet, share, update
 from .gsheets_lease import LEASE, LEASE_TIME, LeaseHolding, _lease_gone
@@ -247,7 +247,7 @@ class GoogleBook(LeaseHolding):
                                          hidden=name in hidden)
             elif len(rows) > 1:
                 written.append(title)
-                requests_ += append_rows(after[title], rows[1:])
+                requests_ += self._appended(after[title], rows[1:], layouts.get(name), shown.get(name))
         for name, locked in protect.items():
             title = self._find(name, after)
             if title is None:
@@ -280,6 +280,19 @@ class GoogleBook(LeaseHolding):
         self._grid = None
         self._fresh = False
         self._lease = None
+
+    @staticmethod
+    def _appended(tab: Tab, rows: list[list[object]], layout: TabLayout | None,
+                  before: pd.DataFrame | None) -> list[dict[str, Any]]:
+        """The requests appending `rows` to `tab`, laid out by the whole tab's `layout` when what
+        it held, `before`, says where they stand in it: under its header and `before`'s rows. A
+        column is widened where the new rows need more than `before`'s (Google's reads do not
+        give widths, so one a host widened by hand may be narrowed then)."""
+        if layout is None or before is None:
+            return append_rows(tab, rows)
+        held = lay_out(before).columns
+        wider = [c for c, column in enumerate(layout.columns) if c >= len(held) or column.width > held[c].width]
+        return append_rows(tab, rows, appended_layout(layout, len(before)), start=1 + len(before), wider=wider)
 
     def _landed(self, write_id: int) -> dict[str, Any] | None:
         """The spreadsheet's metadata when the write marked `write_id` is in it: the refusal was that

@@ -8,8 +8,8 @@ import functools
 import math
 import re
 from datetime import datetime, time, timedelta
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..layout import HEADER_FILL, INPUT_FILL, ColumnLayout, TabLayout
@@ -327,13 +327,16 @@ def _column_formats(tab: Tab, columns: Sequence[ColumnLayout], body_rows: int) -
                 "cell": column_cell(column),
                 "fields": COLUMN_FIELDS,
             }})
-    for c0, c1, column in runs(columns, lambda col: col.width):
-        out.append({"updateDimensionProperties": {
-            "range": {"sheetId": tab.sheet_id, "dimension": "COLUMNS", "startIndex": c0, "endIndex": c1},
-            "properties": {"pixelSize": column.width * PIXELS_PER_CHARACTER + PADDING_PIXELS},
-            "fields": "pixelSize",
-        }})
-    return out
+    return out + _widths(tab, columns, range(len(columns)))
+
+
+def _widths(tab: Tab, columns: Sequence[ColumnLayout], which: Collection[int]) -> list[dict[str, Any]]:
+    """The requests giving the columns `which` their widths: one a run of alike columns."""
+    sizes = [column.width * PIXELS_PER_CHARACTER + PADDING_PIXELS if c in which else None for c, column in enumerate(columns)]
+    return [{"updateDimensionProperties": {
+        "range": {"sheetId": tab.sheet_id, "dimension": "COLUMNS", "startIndex": c0, "endIndex": c1},
+        "properties": {"pixelSize": size}, "fields": "pixelSize",
+    }} for c0, c1, size in runs(sizes, lambda size: size) if size is not None]
 
 
 def _row_heights(tab: Tab, layout: TabLayout, start: int, end: int) -> list[dict[str, Any]]:
@@ -347,18 +350,42 @@ def _row_heights(tab: Tab, layout: TabLayout, start: int, end: int) -> list[dict
     }} for r0, r1, size in runs(pixels, lambda size: size)]
 
 
-def append_rows(tab: Tab, rows: list[list[object]]) -> list[dict[str, Any]]:
+def append_rows(tab: Tab, rows: list[list[object]], layout: TabLayout | None = None, *, start: int = 0,
+                wider: Collection[int] = ()) -> list[dict[str, Any]]:
     """The requests that add `rows` after the last row with data of `tab` (Google inserts rows as
-    needed; columns are added here)."""
+    needed; columns are added here). Given the rows' `layout` (`appended_layout`: row 1 the first
+    row added), each cell takes its column's format and its fill as a tab written whole would, the
+    rows their heights (the first at sheet row `start`), and the columns in `wider` their width."""
     out: list[dict[str, Any]] = []
     width = max(1, *map(len, rows))
     if width > tab.cols:
         tab.cols = width
         out.append({"updateSheetProperties": {"properties": {"sheetId": tab.sheet_id, "gridProperties": {"columnCount": width}},
                                               "fields": "gridProperties.columnCount"}})
-    out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": [row_data([cell_data(v) for v in row]) for row in rows],
-                                "fields": "userEnteredValue"}})
-    return out
+    if layout is None:
+        out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": [row_data([cell_data(v) for v in row]) for row in rows],
+                                    "fields": "userEnteredValue"}})
+        return out
+    formats = [column_cell(column)["userEnteredFormat"] for column in layout.columns]
+    fills = _fills_by_row(layout)
+    data = []
+    for i, row in enumerate(rows):
+        row_fills = fills.get(1 + i, {})
+        cells = []
+        for c in range(max(len(row), len(formats), max(row_fills, default=-1) + 1)):
+            cell = cell_data(row[c]) if c < len(row) else {}
+            fmt = dict(formats[c]) if c < len(formats) else {}
+            if c in row_fills:
+                fmt["backgroundColor"] = color(row_fills[c])
+            if fmt:
+                cell["userEnteredFormat"] = fmt
+            cells.append(cell)
+        data.append(row_data(cells))
+    out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": data, "fields": "userEnteredValue,userEnteredFormat"}})
+    if layout.heights:
+        placed = replace(layout, heights={start - 1 + r: h for r, h in layout.heights.items()})
+        out += _row_heights(tab, placed, start, start + len(rows))
+    return out + _widths(tab, layout.columns, wider)
 
 
 _T = TypeVar("_T")
