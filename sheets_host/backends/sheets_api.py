@@ -318,16 +318,17 @@ def _row_data(values: Sequence[object], r: int, layout: TabLayout, row_fills: Ma
 def _column_formats(tab: Tab, columns: Sequence[ColumnLayout], body_rows: int) -> list[dict[str, Any]]:
     """Each run of alike columns: number format, alignment, wrapping and dropdown over the first
     `body_rows` body rows, and the columns' widths (a few requests, however many rows)."""
-    out: list[dict[str, Any]] = []
-    if body_rows:
-        for c0, c1, column in runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.clip, col.choices)):
-            out.append({"repeatCell": {
-                "range": {"sheetId": tab.sheet_id, "startRowIndex": 1, "endRowIndex": 1 + body_rows,
-                          "startColumnIndex": c0, "endColumnIndex": c1},
-                "cell": column_cell(column),
-                "fields": COLUMN_FIELDS,
-            }})
-    return out + _widths(tab, columns, range(len(columns)))
+    return (_column_cells(tab, columns, 1, 1 + body_rows) if body_rows else []) + _widths(tab, columns, range(len(columns)))
+
+
+def _column_cells(tab: Tab, columns: Sequence[ColumnLayout], start: int, end: int) -> list[dict[str, Any]]:
+    """Each run of alike columns' number format, alignment, wrapping and dropdown over sheet rows
+    [start, end)."""
+    return [{"repeatCell": {
+        "range": {"sheetId": tab.sheet_id, "startRowIndex": start, "endRowIndex": end, "startColumnIndex": c0, "endColumnIndex": c1},
+        "cell": column_cell(column),
+        "fields": COLUMN_FIELDS,
+    }} for c0, c1, column in runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.clip, col.choices))]
 
 
 def _widths(tab: Tab, columns: Sequence[ColumnLayout], which: Collection[int]) -> list[dict[str, Any]]:
@@ -354,8 +355,8 @@ def append_rows(tab: Tab, rows: list[list[object]], layout: TabLayout | None = N
                 wider: Collection[int] = ()) -> list[dict[str, Any]]:
     """The requests that add `rows` after the last row with data of `tab` (Google inserts rows as
     needed; columns are added here). Given the rows' `layout` (`appended_layout`: row 1 the first
-    row added), each cell takes its column's format and its fill as a tab written whole would, the
-    rows their heights (the first at sheet row `start`), and the columns in `wider` their width."""
+    row added, at sheet row `start`), each cell takes its column's format and its fill as in a tab
+    written whole, the rows their heights, and the columns in `wider` their width."""
     out: list[dict[str, Any]] = []
     width = max(1, *map(len, rows))
     if width > tab.cols:
@@ -366,22 +367,19 @@ def append_rows(tab: Tab, rows: list[list[object]], layout: TabLayout | None = N
         out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": [row_data([cell_data(v) for v in row]) for row in rows],
                                     "fields": "userEnteredValue"}})
         return out
-    formats = [column_cell(column)["userEnteredFormat"] for column in layout.columns]
+    # Each cell its fill; the columns' formats over the new rows in a few requests, as a tab written
+    # whole has them, rather than in every cell (bytes a long game would send again each round).
     fills = _fills_by_row(layout)
     data = []
     for i, row in enumerate(rows):
         row_fills = fills.get(1 + i, {})
-        cells = []
-        for c in range(max(len(row), len(formats), max(row_fills, default=-1) + 1)):
-            cell = cell_data(row[c]) if c < len(row) else {}
-            fmt = dict(formats[c]) if c < len(formats) else {}
-            if c in row_fills:
-                fmt["backgroundColor"] = color(row_fills[c])
-            if fmt:
-                cell["userEnteredFormat"] = fmt
-            cells.append(cell)
+        cells = [cell_data(row[c]) if c < len(row) else {} for c in range(max(len(row), max(row_fills, default=-1) + 1))]
+        for c, colour in row_fills.items():
+            cells[c]["userEnteredFormat"] = {"backgroundColor": color(colour)}
         data.append(row_data(cells))
-    out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": data, "fields": "userEnteredValue,userEnteredFormat"}})
+    out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": data,
+                                "fields": "userEnteredValue,userEnteredFormat.backgroundColor"}})
+    out += _column_cells(tab, layout.columns, start, start + len(rows))
     if layout.heights:
         placed = replace(layout, heights={start - 1 + r: h for r, h in layout.heights.items()})
         out += _row_heights(tab, placed, start, start + len(rows))
