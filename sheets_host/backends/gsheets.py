@@ -16,7 +16,8 @@ other than the host's go `in_flight` at once (`in_flight.each_book`): a few roun
   the formatting of each tab written whole (its `TabLayout`: header bold and shaded, frozen rows,
   column widths, number formats, alignment, wrapping, shaded input rows, backgrounds, notes on
   header cells, dropdowns), rows appended to growing tabs (``appendCells``: only the new rows are
-  sent, so a log costs the same however long the game), protections. Its reply carries the new
+  sent, so a log costs the same however long the game; laid out as the rest of the tab when its
+  layout is given), protections. Its reply carries the new
   metadata, so no later request is needed to learn it.
   It also carries the write's mark (`sheets_api.mark`), so Google applies it at most once: a retry
   of a try whose answer was lost is refused, and the mark, read back, says the write landed.
@@ -68,7 +69,7 @@ from gspread.utils import absolute_range_name, extract_id_from_url, rowcol_to_a1
 from ..cells import column_letter, fold
 from ..errors import BookError, BusyError
 from ..layout import TabLayout, lay_out
-from . import appended_layout, frame_from_rows, match_tab, rows_from_frame
+from . import frame_from_rows, match_tab, rows_from_frame
 from .gsheets_client import IN_FLIGHT, RetryingHTTPClient, connect
 from .gsheets_drive import find, new_spreadsheet, share, update
 from .gsheets_lease import LEASE, LEASE_TIME, LeaseHolding, _lease_gone
@@ -247,7 +248,9 @@ class GoogleBook(LeaseHolding):
                                          hidden=name in hidden)
             elif len(rows) > 1:
                 written.append(title)
-                requests_ += self._appended(after[title], rows[1:], layouts.get(name), shown.get(name))
+                layout, held = layouts.get(name), shown.get(name)  # `held` places the rows in `layout`
+                laid_out = () if layout is None or held is None else (layout, len(held), lay_out(held))
+                requests_ += append_rows(after[title], rows[1:], *laid_out)
         for name, locked in protect.items():
             title = self._find(name, after)
             if title is None:
@@ -280,19 +283,6 @@ class GoogleBook(LeaseHolding):
         self._grid = None
         self._fresh = False
         self._lease = None
-
-    @staticmethod
-    def _appended(tab: Tab, rows: list[list[object]], layout: TabLayout | None,
-                  before: pd.DataFrame | None) -> list[dict[str, Any]]:
-        """The requests appending `rows` to `tab`, laid out by the whole tab's `layout` when what
-        it held, `before`, says where they stand in it: under its header and `before`'s rows. A
-        column is widened where the new rows need more than `before`'s (Google's reads do not
-        give widths, so one a host widened by hand may be narrowed then)."""
-        if layout is None or before is None:
-            return append_rows(tab, rows)
-        held = lay_out(before).columns
-        wider = [c for c, column in enumerate(layout.columns) if c >= len(held) or column.width > held[c].width]
-        return append_rows(tab, rows, appended_layout(layout, len(before)), start=1 + len(before), wider=wider)
 
     def _landed(self, write_id: int) -> dict[str, Any] | None:
         """The spreadsheet's metadata when the write marked `write_id` is in it: the refusal was that

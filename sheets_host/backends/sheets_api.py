@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..layout import HEADER_FILL, INPUT_FILL, ColumnLayout, TabLayout
+from . import appended_layout
 
 LOCK = "sheets-host lock"
 # A new tab gets at least Google's default grid, so players have room to type.
@@ -351,22 +352,26 @@ def _row_heights(tab: Tab, layout: TabLayout, start: int, end: int) -> list[dict
     }} for r0, r1, size in runs(pixels, lambda size: size)]
 
 
-def append_rows(tab: Tab, rows: list[list[object]], layout: TabLayout | None = None, *, start: int = 0,
-                wider: Collection[int] = ()) -> list[dict[str, Any]]:
+def append_rows(tab: Tab, rows: list[list[object]], whole: TabLayout | None = None, before: int = 0,
+                held: TabLayout | None = None) -> list[dict[str, Any]]:
     """The requests that add `rows` after the last row with data of `tab` (Google inserts rows as
-    needed; columns are added here). Given the rows' `layout` (`appended_layout`: row 1 the first
-    row added, at sheet row `start`), each cell takes its column's format and its fill as in a tab
-    written whole, the rows their heights, and the columns in `wider` their width."""
+    needed; columns are added here). Given the layout of the `whole` tab and that of the `before`
+    body rows it `held`, which the new rows follow, each of their cells takes its column's format
+    and its fill as in a tab written whole, the rows their heights, and a column they need wider
+    than `held` its width (Google's reads give no widths: one a host widened by hand may narrow)."""
     out: list[dict[str, Any]] = []
     width = max(1, *map(len, rows))
     if width > tab.cols:
         tab.cols = width
         out.append({"updateSheetProperties": {"properties": {"sheetId": tab.sheet_id, "gridProperties": {"columnCount": width}},
                                               "fields": "gridProperties.columnCount"}})
-    if layout is None:
+    if whole is None:
         out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": [row_data([cell_data(v) for v in row]) for row in rows],
                                     "fields": "userEnteredValue"}})
         return out
+    layout, start = appended_layout(whole, before), 1 + before
+    wider = [c for c, column in enumerate(whole.columns) if held is None or c >= len(held.columns)
+             or column.width > held.columns[c].width]
     # Each cell its fill; the columns' formats over the new rows in a few requests, as a tab written
     # whole has them, rather than in every cell (bytes a long game would send again each round).
     fills = _fills_by_row(layout)
