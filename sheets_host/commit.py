@@ -82,17 +82,18 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
             else:  # a header an append cannot fill: the whole tab
                 tabs[name] = _appended(old, rows)
     game = session.game
-    layouts = {s.name: lay_out_tab(tabs[s.name], s, players=session.players, palette=game.palette())
-               for s in (*game.state_tabs, *game.data_tabs) if s.name in tabs}
-    # The engine's tabs: widths from what their columns hold (the log and archive then grow by
-    # appends, which keep them); the rounds' fingerprints one line a row.
+    # A tab appended to is laid out whole, what it held with its new rows under it, so that they
+    # look as the rows above (`Book.write`).
+    whole = {**{name: _appended(session.tabs.get(name), rows) for name, rows in append.items()}, **tabs}
+    layouts = {s.name: lay_out_tab(whole[s.name], s, players=session.players, palette=game.palette())
+               for s in (*game.state_tabs, *game.data_tabs) if s.name in whole}
+    # The engine's tabs: widths from what their columns hold; the rounds' fingerprints one line a row.
     submit_tabs = {"tab": [t.name for t in game.every_submit_tab()]} if game.several_submit_tabs else {}
-    layouts |= {s.name: lay_out_tab(tabs[s.name], s, players=session.players, choices=submit_tabs, clipped=["rows read"])
-                for s in (ROUNDS, ARCHIVE, LOG, SNAPSHOTS) if s.name in tabs}
+    layouts |= {s.name: lay_out_tab(whole[s.name], s, players=session.players, choices=submit_tabs, clipped=["rows read"])
+                for s in (ROUNDS, ARCHIVE, LOG, SNAPSHOTS) if s.name in whole}
     session.host.write(tabs, append=append, layouts=layouts, hidden=(ENGINE_TAB,),
-                       shown={name: session.tabs[name] for name in tabs if name in session.tabs})
-    session.tabs.update(tabs)
-    session.tabs.update({name: _appended(session.tabs.get(name), rows) for name, rows in append.items()})
+                       shown={name: session.tabs[name] for name in whole if name in session.tabs})
+    session.tabs.update(whole)
     session.log = []
     header = submit_columns(session.game)
     session.archive_rows += [{**{k: r[k] for k in ARCHIVE_KEYS}, "tab": r.get("tab"), "values": {h: r.get(h) for h in header}}

@@ -310,10 +310,12 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
                 del tabs[tab]
                 if len(rows):
                     append[tab] = rows
-        layouts = {t: layout for t, layout in layouts.items() if t in tabs}
+        # A tab appended to keeps the layout of the whole tab and what it held: its new rows look
+        # as they would written whole (`Book.write`).
+        layouts = {t: layout for t, layout in layouts.items() if t in tabs or t in append}
         yield role, partial(book.write, {**tabs, ENGINE_TAB: pd.concat([stamp_tab, mark], ignore_index=True)},
                             append=append, layouts=layouts, protect=protect, hidden=(ENGINE_TAB,),
-                            shown={t: before[t] for t in tabs if t in before}, remove=remove)
+                            shown={t: before[t] for t in [*tabs, *append] if t in before}, remove=remove)
 
 
 def other_books(session: Session) -> dict[str, Book]:

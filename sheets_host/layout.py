@@ -200,7 +200,7 @@ def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str
                 input_rows: int = 0, clipped: Collection[str] = ()) -> TabLayout:
     """The layout of a tab that has a schema: each column's doc is its header note, and a column
     of known values (a choice, a player, yes/no) gets its dropdown and is as wide as they are
-    (a tab that grows by appended rows keeps the widths of its first write); `choices` narrows a
+    (a tab that grows by appended rows is widened as they need, `Book.write`); `choices` narrows a
     column to what a reader may pick now (a player's own options); a JSON column is `clipped`.
 
     >>> from .table import Column, TabSchema

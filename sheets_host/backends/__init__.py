@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Protocol
@@ -51,10 +52,15 @@ class Book(Protocol):
         yet is created with the frame's header), so a log that only grows costs only its new rows;
         all in one request on Google Sheets.
 
-        Each tab written whole is formatted by its layout in `layouts`, else by `lay_out(frame)`;
+        Each tab written whole is formatted by its layout in `layouts`, else by `lay_out(frame)`. A
+        tab appended to that is in both `layouts` and `shown` is laid out as if written whole: its
+        layout is the whole tab's (`lay_out` of what it held, `shown`, with the new rows under it),
+        whose fills, heights, number formats and wrapping the new rows take (`appended_layout`), and
+        a column it makes wider is widened, never narrowed;
         `protect` locks (True) or unlocks (False) tabs so that only the host can edit them; tabs
         named in `hidden` are created hidden. `shown` gives what tabs of `tabs` held when this command
-        read them (or last wrote them): a backend may then send only the rows that changed. Tabs
+        read them (or last wrote them): a backend may then send only the rows that changed; of a
+        tab appended to, where its new rows stand in its layout. Tabs
         named in `remove` (and not written) are deleted, those not there ignored. Raises BookError (naming the book and what to do)
         when the book cannot be written; the book is then as it was."""
 
@@ -219,3 +225,17 @@ def _plain(value: object) -> object:
         # digits as text, through Decimal, which has no such limit.
         return str(Decimal(value))
     return value
+
+
+def appended_layout(layout: TabLayout, before: int) -> TabLayout:
+    """The look of rows appended under a tab's `before` body rows, from `layout`, the whole tab's
+    as it would be written whole: its fills and heights moved up so that the first appended row is
+    row 1, as the first row under the header (row 0, which an append leaves alone).
+
+    >>> tab = TabLayout((), fills={(0, 0): "D9E2F3", (3, 1): "F8D7DA"}, heights={1: 40.0, 4: 27.75})
+    >>> rows = appended_layout(tab, 2)
+    >>> rows.fills, rows.heights
+    ({(1, 1): 'F8D7DA'}, {2: 27.75})
+    """
+    return replace(layout, input_rows=0, fills={(r - before, c): v for (r, c), v in layout.fills.items() if r > before},
+                   heights={r - before: h for r, h in layout.heights.items() if r > before})

@@ -16,7 +16,8 @@ other than the host's go `in_flight` at once (`in_flight.each_book`): a few roun
   the formatting of each tab written whole (its `TabLayout`: header bold and shaded, frozen rows,
   column widths, number formats, alignment, wrapping, shaded input rows, backgrounds, notes on
   header cells, dropdowns), rows appended to growing tabs (``appendCells``: only the new rows are
-  sent, so a log costs the same however long the game), protections. Its reply carries the new
+  sent, so a log costs the same however long the game; laid out as the rest of the tab when its
+  layout is given), protections. Its reply carries the new
   metadata, so no later request is needed to learn it.
   It also carries the write's mark (`sheets_api.mark`), so Google applies it at most once: a retry
   of a try whose answer was lost is refused, and the mark, read back, says the write landed.
@@ -247,7 +248,9 @@ class GoogleBook(LeaseHolding):
                                          hidden=name in hidden)
             elif len(rows) > 1:
                 written.append(title)
-                requests_ += append_rows(after[title], rows[1:])
+                layout, held = layouts.get(name), shown.get(name)  # `held` places the rows in `layout`
+                laid_out = () if layout is None or held is None else (layout, len(held), lay_out(held))
+                requests_ += append_rows(after[title], rows[1:], *laid_out)
         for name, locked in protect.items():
             title = self._find(name, after)
             if title is None:

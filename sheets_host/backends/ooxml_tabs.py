@@ -18,7 +18,7 @@ import python_calamine
 from ..cells import column_letter, is_blank, whole_characters
 from ..errors import BookError
 from ..layout import MAX_WIDTH, MIN_WIDTH, ColumnLayout, TabLayout, row_height
-from .ooxml import _ESCAPED, _attrs, _col_index, _Package, _set_attr, _Sheet, _split_ref, _Unsupported, _Workbook
+from .ooxml import _ESCAPED, _attrs, _col_index, _excel_width, _Package, _set_attr, _Sheet, _split_ref, _Unsupported, _Workbook
 from .ooxml_render import _cell_xml
 from .ooxml_styles import _Styles
 
@@ -161,10 +161,14 @@ def _column_widths(text: str) -> dict[int, float]:
     return out
 
 
-def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles: _Styles) -> str:
-    """The sheet with `rows` written from row `after + 1` on; a new cell looks like the cell above
-    it (not a header in row 1), or keeps its look (a shaded input row), with a number format the
-    tool chose for its value (`_Styles.like`), never a date a person typed above."""
+def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles: _Styles,
+                layout: TabLayout | None = None) -> str:
+    """The sheet with `rows` written from row `after + 1` on. Given their `layout`
+    (`appended_layout`: row 1 the first row added), they look as in a tab written whole (fills,
+    number formats, wrapping, heights) and a column it makes wider is widened; otherwise a new
+    cell looks like the cell above it (not a header in row 1), or keeps its look (a shaded input
+    row), with a number format the tool chose for its value (`_Styles.like`), never a date a
+    person typed above."""
     data = re.search(r"<sheetData\b[^>]*?(?:/>|>(.*?)</sheetData>)", text, re.DOTALL)
     if not data:
         raise _Unsupported("sheet without sheetData")
@@ -174,22 +178,29 @@ def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles:
     above = {c: s for c, (_, s) in _cells(next((x for r, x in tail if r == after), "")).items()} if after > 1 else {}
     existing = {r: x for r, x in tail if first <= r <= end}
     widths = _column_widths(text)
+    fills: dict[int, dict[int, str]] = {}
+    for (fr, fc), colour in (layout.fills.items() if layout is not None else ()):
+        fills.setdefault(fr, {})[fc] = colour
     new_rows = []
     for i, values in enumerate(rows):
         r = first + i
         old_xml = existing.get(r, "")
         old = _cells(old_xml) if old_xml else {}
         row_cells = {c: x for c, (x, _) in old.items()}
-        wrapped = []
-        for c, value in enumerate(values):
-            look = old[c][1] if c in old else above.get(c, 0)
-            row_cells[c] = _cell_xml(f"{column_letter(c)}{r}", value, styles.like(look),
-                                     lambda fmt, look=look: styles.like(look, fmt))
-            if styles.wraps(look):
-                wrapped.append((value, widths.get(c, DEFAULT_COLUMN_WIDTH)))
+        if layout is None:
+            wrapped = []
+            for c, value in enumerate(values):
+                look = old[c][1] if c in old else above.get(c, 0)
+                row_cells[c] = _cell_xml(f"{column_letter(c)}{r}", value, styles.like(look),
+                                         lambda fmt, look=look: styles.like(look, fmt))
+                if styles.wraps(look):
+                    wrapped.append((value, widths.get(c, DEFAULT_COLUMN_WIDTH)))
+            height = row_height(wrapped)
+        else:
+            row_cells.update(_laid_out_cells(r, values, layout, fills.get(1 + i, {}), styles))
+            height = layout.heights.get(1 + i)
         start = (_set_attr(re.match(r"<row\b[^>]*?(?=/?>)", old_xml)[0] + ">", "spans", None) if old_xml
                  else f'<row r="{r}">')
-        height = row_height(wrapped)
         start = _set_attr(_set_attr(start, "ht", f"{height:g}" if height else None), "customHeight", "1" if height else None)
         new_rows.append(start + "".join(row_cells[c] for c in sorted(row_cells)) + "</row>")
     keep_after = "".join(x for r, x in tail if r > end)
@@ -207,7 +218,62 @@ def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles:
         high = (max(high[0], end), max(high[1], width - 1))
         new = f"{column_letter(low[1])}{low[0]}:{column_letter(high[1])}{high[0]}"
         text = text[:dim.start()] + _set_attr(dim[0], "ref", new) + text[dim.end():]
+    if layout is not None:
+        text = _widened(text, {c: _excel_width(column.width) for c, column in enumerate(layout.columns)})
     return text
+
+
+def _laid_out_cells(r: int, values: Sequence[object], layout: TabLayout, row_fills: dict[int, str],
+                    styles: _Styles) -> dict[int, str]:
+    """Row `r`'s cells (0-based column -> XML) as `_render` writes a body row: each its column's
+    format and its fill, a blank cell only where it shows one."""
+    cols = layout.columns
+    out = {}
+    for c in range(max(len(values), len(cols), max(row_fills, default=-1) + 1)):
+        value = values[c] if c < len(values) else None
+        col = cols[c] if c < len(cols) else None
+        look = {"fill": row_fills.get(c), "align": col.align if col else None, "wrap": bool(col and col.wrap),
+                "indent": bool(col and col.indent)}
+        s = styles.xf(number_format=col.number_format if col else None, **look)
+        if value is not None or s:
+            out[c] = _cell_xml(f"{column_letter(c)}{r}", value, s, lambda fmt, look=look: styles.xf(number_format=fmt, **look))
+    return out
+
+
+def _widened(text: str, wanted: dict[int, float]) -> str:
+    """The sheet with each column of `wanted` (0-based -> Excel width) at least that wide: a <col>
+    narrower is widened (split from the range of columns it shares), none is narrowed."""
+    have = _column_widths(text)
+    wider = {c: w for c, w in wanted.items() if w > have.get(c, _excel_width(DEFAULT_COLUMN_WIDTH))}
+    if not wider:
+        return text
+    cols = re.search(r"<cols\b[^>]*?(?:/>|>(.*?)</cols>)", text, re.DOTALL)
+    placed: list[tuple[int, str]] = []
+
+    def col(tag: str, low: int, high: int, width: float | None = None) -> tuple[int, str]:
+        tag = _set_attr(_set_attr(tag, "min", str(low)), "max", str(high))
+        return low, tag if width is None else _set_attr(_set_attr(tag, "width", f"{width}"), "customWidth", "1")
+
+    for tag in re.findall(r"<col\b[^>]*?/>", (cols[1] or "") if cols else ""):
+        a = _attrs(tag)
+        try:
+            low, high = int(a["min"]), int(a["max"])
+        except (KeyError, ValueError):
+            placed.append((0, tag))
+            continue
+        for c in sorted(c for c in wider if low <= c + 1 <= high):
+            if low <= c:
+                placed.append(col(tag, low, c))
+            placed.append(col(tag, c + 1, c + 1, wider.pop(c)))
+            low = c + 2
+        if low <= high:
+            placed.append(col(tag, low, high) if low != int(a["min"]) else (low, tag))
+    placed += [col("<col/>", c + 1, c + 1, w) for c, w in wider.items()]
+    element = "<cols>" + "".join(tag for _, tag in sorted(placed, key=lambda p: p[0])) + "</cols>"
+    if cols:
+        return text[:cols.start()] + element + text[cols.end():]
+    at = re.search(r"<sheetData\b", text).start()
+    return text[:at] + element + text[at:]
 
 
 def _computed(xml: bytes) -> bytes:

@@ -8,11 +8,12 @@ import functools
 import math
 import re
 from datetime import datetime, time, timedelta
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..layout import HEADER_FILL, INPUT_FILL, ColumnLayout, TabLayout
+from . import appended_layout
 
 LOCK = "sheets-host lock"
 # A new tab gets at least Google's default grid, so players have room to type.
@@ -318,22 +319,26 @@ def _row_data(values: Sequence[object], r: int, layout: TabLayout, row_fills: Ma
 def _column_formats(tab: Tab, columns: Sequence[ColumnLayout], body_rows: int) -> list[dict[str, Any]]:
     """Each run of alike columns: number format, alignment, wrapping and dropdown over the first
     `body_rows` body rows, and the columns' widths (a few requests, however many rows)."""
-    out: list[dict[str, Any]] = []
-    if body_rows:
-        for c0, c1, column in runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.clip, col.choices)):
-            out.append({"repeatCell": {
-                "range": {"sheetId": tab.sheet_id, "startRowIndex": 1, "endRowIndex": 1 + body_rows,
-                          "startColumnIndex": c0, "endColumnIndex": c1},
-                "cell": column_cell(column),
-                "fields": COLUMN_FIELDS,
-            }})
-    for c0, c1, column in runs(columns, lambda col: col.width):
-        out.append({"updateDimensionProperties": {
-            "range": {"sheetId": tab.sheet_id, "dimension": "COLUMNS", "startIndex": c0, "endIndex": c1},
-            "properties": {"pixelSize": column.width * PIXELS_PER_CHARACTER + PADDING_PIXELS},
-            "fields": "pixelSize",
-        }})
-    return out
+    return (_column_cells(tab, columns, 1, 1 + body_rows) if body_rows else []) + _widths(tab, columns, range(len(columns)))
+
+
+def _column_cells(tab: Tab, columns: Sequence[ColumnLayout], start: int, end: int) -> list[dict[str, Any]]:
+    """Each run of alike columns' number format, alignment, wrapping and dropdown over sheet rows
+    [start, end)."""
+    return [{"repeatCell": {
+        "range": {"sheetId": tab.sheet_id, "startRowIndex": start, "endRowIndex": end, "startColumnIndex": c0, "endColumnIndex": c1},
+        "cell": column_cell(column),
+        "fields": COLUMN_FIELDS,
+    }} for c0, c1, column in runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.clip, col.choices))]
+
+
+def _widths(tab: Tab, columns: Sequence[ColumnLayout], which: Collection[int]) -> list[dict[str, Any]]:
+    """The requests giving the columns `which` their widths: one a run of alike columns."""
+    sizes = [column.width * PIXELS_PER_CHARACTER + PADDING_PIXELS if c in which else None for c, column in enumerate(columns)]
+    return [{"updateDimensionProperties": {
+        "range": {"sheetId": tab.sheet_id, "dimension": "COLUMNS", "startIndex": c0, "endIndex": c1},
+        "properties": {"pixelSize": size}, "fields": "pixelSize",
+    }} for c0, c1, size in runs(sizes, lambda size: size) if size is not None]
 
 
 def _row_heights(tab: Tab, layout: TabLayout, start: int, end: int) -> list[dict[str, Any]]:
@@ -347,18 +352,43 @@ def _row_heights(tab: Tab, layout: TabLayout, start: int, end: int) -> list[dict
     }} for r0, r1, size in runs(pixels, lambda size: size)]
 
 
-def append_rows(tab: Tab, rows: list[list[object]]) -> list[dict[str, Any]]:
+def append_rows(tab: Tab, rows: list[list[object]], whole: TabLayout | None = None, before: int = 0,
+                held: TabLayout | None = None) -> list[dict[str, Any]]:
     """The requests that add `rows` after the last row with data of `tab` (Google inserts rows as
-    needed; columns are added here)."""
+    needed; columns are added here). Given the layout of the `whole` tab and that of the `before`
+    body rows it `held`, which the new rows follow, each of their cells takes its column's format
+    and its fill as in a tab written whole, the rows their heights, and a column they need wider
+    than `held` its width (Google's reads give no widths: one a host widened by hand may narrow)."""
     out: list[dict[str, Any]] = []
     width = max(1, *map(len, rows))
     if width > tab.cols:
         tab.cols = width
         out.append({"updateSheetProperties": {"properties": {"sheetId": tab.sheet_id, "gridProperties": {"columnCount": width}},
                                               "fields": "gridProperties.columnCount"}})
-    out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": [row_data([cell_data(v) for v in row]) for row in rows],
-                                "fields": "userEnteredValue"}})
-    return out
+    if whole is None:
+        out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": [row_data([cell_data(v) for v in row]) for row in rows],
+                                    "fields": "userEnteredValue"}})
+        return out
+    layout, start = appended_layout(whole, before), 1 + before
+    wider = [c for c, column in enumerate(whole.columns) if held is None or c >= len(held.columns)
+             or column.width > held.columns[c].width]
+    # Each cell its fill; the columns' formats over the new rows in a few requests, as a tab written
+    # whole has them, rather than in every cell (bytes a long game would send again each round).
+    fills = _fills_by_row(layout)
+    data = []
+    for i, row in enumerate(rows):
+        row_fills = fills.get(1 + i, {})
+        cells = [cell_data(row[c]) if c < len(row) else {} for c in range(max(len(row), max(row_fills, default=-1) + 1))]
+        for c, colour in row_fills.items():
+            cells[c]["userEnteredFormat"] = {"backgroundColor": color(colour)}
+        data.append(row_data(cells))
+    out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": data,
+                                "fields": "userEnteredValue,userEnteredFormat.backgroundColor"}})
+    out += _column_cells(tab, layout.columns, start, start + len(rows))
+    if layout.heights:
+        placed = replace(layout, heights={start - 1 + r: h for r, h in layout.heights.items()})
+        out += _row_heights(tab, placed, start, start + len(rows))
+    return out + _widths(tab, layout.columns, wider)
 
 
 _T = TypeVar("_T")

@@ -36,7 +36,7 @@ from filelock import FileLock, Timeout
 from ..cells import column_letter, fold
 from ..errors import BookError, BusyError
 from ..layout import TabLayout, lay_out
-from . import book_of, frame_from_rows, match_tab, role_file, rows_from_frame
+from . import appended_layout, book_of, frame_from_rows, match_tab, role_file, rows_from_frame
 from .ooxml import ILLEGAL_CHARACTERS_RE, _Package, _Unsupported, _Workbook
 from .ooxml_tabs import LISTS_TAB, _any_digits, _openpyxl_rows, _reading, _Values
 from .xlsx_edit import XlsxEditing
@@ -207,8 +207,8 @@ class XlsxBook(XlsxEditing):
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
               hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {},
               remove: Collection[str] = ()) -> None:
-        """`Book.write`; `shown` is not used: a tab changed is a part of the file written anew,
-        which costs no request."""
+        """`Book.write`; `shown` places the rows appended in their tab's layout, and is not used
+        otherwise: a tab changed is a part of the file written anew, which costs no request."""
         for name in [*tabs, *append]:
             if not name or len(name) > 31 or re.search(r"[\[\]:*?/\\\x00-\x1f]", name) or name[0] == "'" or name[-1] == "'":
                 raise BookError(f"{self.path}: {name!r} cannot name a tab (at most 31 characters, none of "
@@ -219,16 +219,17 @@ class XlsxBook(XlsxEditing):
                 whole[name] += self._clean(name, rows_from_frame(frame)[1:], len(whole[name]) + 1)
         looks = {name: layouts[name] if name in layouts else lay_out(frame) for name, frame in tabs.items()}
         grow = {name: frame for name, frame in append.items() if name not in tabs}
+        placed = {name: appended_layout(layouts[name], len(shown[name])) for name in grow if name in layouts and name in shown}
         data = None
         if self.path.exists():
             self._check_file()
             with self._opening():
                 data = self.path.read_bytes()
         try:
-            out = self._edit(data, whole, looks, grow, layouts, protect, hidden, remove)
+            out = self._edit(data, whole, looks, grow, layouts, protect, hidden, remove, placed)
         except _Unsupported:
             try:
-                out = self._edit(self._normalized(data), whole, looks, grow, layouts, protect, hidden, remove)
+                out = self._edit(self._normalized(data), whole, looks, grow, layouts, protect, hidden, remove, placed)
             except _Unsupported as e:  # openpyxl's own output: not expected
                 raise BookError(f"cannot write {self.path}: its content is not understood ({e}); open it in a "
                                 "spreadsheet program and save it as .xlsx, or restore a copy") from None

@@ -51,23 +51,24 @@ class XlsxEditing:
 
     def _edit(self, data: bytes | None, whole: Mapping[str, list[list[object]]], looks: Mapping[str, TabLayout],
               grow: Mapping[str, pd.DataFrame], layouts: Mapping[str, TabLayout], protect: Mapping[str, bool],
-              hidden: Collection[str], remove: Collection[str] = ()) -> bytes:
-        """The new content of the book file (see the module's doc)."""
+              hidden: Collection[str], remove: Collection[str] = (), placed: Mapping[str, TabLayout] = {}) -> bytes:
+        """The new content of the book file (see the module's doc); `placed` lays out the rows
+        appended to a tab of `grow` (`appended_layout`)."""
         with self._opening():
             pkg = _Package(data)
             book = _Workbook(pkg)
             styles = _Styles(pkg, book)
             values = _Values(data, pkg, self.path) if data is not None else None
         try:
-            return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden, remove)
+            return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden, remove, placed)
         finally:
             if values is not None:
                 values.close()
 
     def _edited(self, pkg: _Package, book: _Workbook, styles: _Styles, values: _Values | None,
-                whole, looks, grow, layouts, protect, hidden, remove) -> bytes:
+                whole, looks, grow, layouts, protect, hidden, remove, placed) -> bytes:
         renders: dict[str, _Render] = {}
-        appends: dict[str, tuple[_Sheet, int, list[list[object]]]] = {}
+        appends: dict[str, tuple[_Sheet, int, list[list[object]], TabLayout | None]] = {}
         formulas_gone = False
         removed = False
         for name in [n for n in remove if n not in whole and n not in grow]:
@@ -100,7 +101,7 @@ class XlsxEditing:
                 with self._opening():
                     last = _last_row(values.rows(sheet))
                 if last:  # the header there is left alone
-                    appends[sheet.name] = (sheet, last, self._clean(name, rows[1:], last + 1))
+                    appends[sheet.name] = (sheet, last, self._clean(name, rows[1:], last + 1), placed.get(name))
                     continue
             sheet = target(name)
             renders[sheet.name] = _Render(sheet, self._clean(name, rows),
@@ -149,11 +150,11 @@ class XlsxEditing:
 
         for job in renders.values():
             render(job)
-        for sheet, last, rows in appends.values():
+        for sheet, last, rows, layout in appends.values():
             text = pkg.text(sheet.part)
             if not _root_ok(text, "worksheet"):
                 raise _Unsupported("worksheet root")
-            text = _append_xml(text, last, rows, styles)
+            text = _append_xml(text, last, rows, styles, layout)
             if sheet.name in locks:
                 text = _protected(text, locks[sheet.name]) or text
             pkg.put(sheet.part, text)
