@@ -28,11 +28,11 @@ import openpyxl
 import pandas as pd
 from PIL import Image, ImageChops
 
-from sheets_host import engine
-from sheets_host.backends.xlsx import XlsxBackend
-from sheets_host.delivery import submit_layout
+from sheets_host.backends.xlsx.backend import XlsxBackend
+from sheets_host.engine import commands as engine
+from sheets_host.engine.delivery import submit_layout
+from sheets_host.engine.play import bot_names, bots_submit, host_types
 from sheets_host.games import get_game, names as game_names
-from sheets_host.play import bot_names, bots_submit, host_types
 
 
 def play(game_name: str, folder: Path, rounds: int | None, seed: int) -> list[str]:

@@ -1,4 +1,5 @@
-"""Shared fixtures: a fixed clock (books must not depend on when tests run) and small games."""
+"""Shared fixtures: a fixed clock (books must not depend on when tests run), a folder per test and the
+players most tests seat; a game's own fixtures are in the conftest of its folder."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from datetime import datetime, timezone
 import pytest
 from hypothesis import settings
 
-from sheets_host.backends.xlsx import XlsxBackend
-from sheets_host.games import get_game
-from sheets_host.play import bot_names, default_settings
+from sheets_host.backends.xlsx.backend import XlsxBackend
+from sheets_host.engine.play import bot_names
 
 # CI (CI=true) draws the same examples every run, so a landing never hinges on a lucky draw; every
 # other run draws afresh (and SHEETS_HOST_DEEP=1 draws more), which is where new defects are found.
@@ -46,26 +46,6 @@ def fixed_clock() -> datetime:
 @pytest.fixture
 def clock():
     return fixed_clock
-
-
-@pytest.fixture
-def wgm():
-    return get_game("wind-guide-me")
-
-
-@pytest.fixture
-def wgm_defaults(wgm):
-    return default_settings(wgm)
-
-
-@pytest.fixture(scope="session")
-def mm():
-    return get_game("magicians-market")
-
-
-@pytest.fixture(scope="session")
-def mm_defaults(mm):
-    return default_settings(mm)
 
 
 @pytest.fixture

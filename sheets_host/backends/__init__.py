@@ -19,8 +19,8 @@ from typing import Protocol
 
 import pandas as pd
 
-from ..cells import column_letter, fold, is_blank
-from ..layout import TabLayout
+from sheets_host.kit.cells import column_letter, fold, is_blank
+from sheets_host.kit.layout import TabLayout
 
 # The engine's own bookkeeping in every book it delivers to (what it last delivered), kept out of
 # the players' way: written hidden, and only by a delivery.

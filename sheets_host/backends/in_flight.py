@@ -1,7 +1,7 @@
 """Books read or written at once: once a command holds the game (the host book read, the lease
 taken), the other books are independent of one another, so their requests may be in flight
 together; `Backend.in_flight` says how many (offline 1: one file after another, as the CPU is
-the limit there; on Google a setting, `gsheets_client.IN_FLIGHT` by default).
+the limit there; on Google a setting, `backends.gsheets.client.IN_FLIGHT` by default).
 
 What comes back does not depend on which request finished first: results are returned, and
 failures reported, in the books' order.
@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TypeVar
 
-from ..errors import BookError, SheetsHostError
+from sheets_host.kit.errors import BookError, SheetsHostError
 
 T = TypeVar("T")
 
@@ -36,7 +36,7 @@ def each_book(in_flight: int, acts: Iterable[tuple[str, Callable[[], T]]]) -> di
     >>> each_book(3, [("a", lambda: 10), ("b", lambda: missing("b")), ("c", lambda: missing("c"))])
     Traceback (most recent call last):
     ...
-    sheets_host.errors.BookError: the b book is missing
+    sheets_host.kit.errors.BookError: the b book is missing
     the c book is missing
     """
     if in_flight <= 1:

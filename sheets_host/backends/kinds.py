@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import BookError
+from sheets_host.kit.errors import BookError
 from . import Backend
 
 
@@ -14,11 +14,11 @@ def open_backend(kind: str, where: str, **options) -> Backend:
     """The backend of `kind` ('xlsx' or 'gsheets') for a game at `where`. Each is imported only when
     opened: an offline command never loads gspread and the Google client."""
     if kind == "xlsx":
-        from .xlsx import XlsxBackend
+        from sheets_host.backends.xlsx.backend import XlsxBackend
 
         return XlsxBackend(Path(where))
     if kind == "gsheets":
-        from .gsheets import GoogleBackend
+        from sheets_host.backends.gsheets.backend import GoogleBackend
 
         return GoogleBackend.from_where(where, **options)
     raise BookError(f"unknown backend {kind!r}; allowed: xlsx, gsheets")

@@ -42,8 +42,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..errors import SheetsHostError
-from ..game import generators
+from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.game import generators
 
 EVENTS_PLAYED = 2  # "Players will each participate in 2 out of 3 of these Events."
 

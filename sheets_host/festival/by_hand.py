@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import SchemaError, SchemaErrors
-from ..table import Column, TabSchema
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.table import Column, TabSchema
 from .event import Placement
 
 
@@ -41,7 +41,7 @@ def read_ranking(event: str, records: Sequence[dict], participants: Sequence[str
     >>> read_ranking("continuum", rows[:1], ["Ann", "Bo"])
     Traceback (most recent call last):
     ...
-    sheets_host.errors.SchemaErrors: tab 'continuum ranking', column 'player': 'Ann' is not listed: every participant of continuum once (Ann, Bo)
+    sheets_host.kit.errors.SchemaErrors: tab 'continuum ranking', column 'player': 'Ann' is not listed: every participant of continuum once (Ann, Bo)
     """
     tab = ranking_tab(event).name
     if all(r["place"] is None for r in records):

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..errors import SheetsHostError
+from sheets_host.kit.errors import SheetsHostError
 from .assignment import EVENTS_PLAYED
 from .event import Placement, place_by
 

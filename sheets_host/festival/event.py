@@ -17,10 +17,10 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import pandas as pd
 
-from ..cells import SubmitRow
-from ..errors import SchemaError
-from ..game import HowTo, Parsed
-from ..table import Column, SubmitTab, TabSchema
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.errors import SchemaError
+from sheets_host.kit.game import HowTo, Parsed
+from sheets_host.kit.table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
 Submission = TypeVar("Submission")

@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from ..cells import SubmitRow
-from ..game import Game, HowTo, Outcome, Parsed, Window
-from ..table import SubmitTab
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window
+from sheets_host.kit.table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .event import Event
 from .pregame import PREFERENCES
@@ -138,7 +138,7 @@ class Festival(Game[FestivalState, FestivalSubmission]):
     def picture(self, state: FestivalState) -> bytes | None:
         """The pictures of the events the tool runs that played the round just resolved and have
         one, top to bottom in festival order in one PNG; None when none has."""
-        from ..drawing import stack  # Pillow only when an announcement is written
+        from sheets_host.kit.drawing import stack  # Pillow only when an announcement is written
 
         return stack([png for e in self._just_played(state) if (png := e.picture(state.events[e.name]))])
 
@@ -151,7 +151,7 @@ class Festival(Game[FestivalState, FestivalSubmission]):
     def private_pictures(self, state: FestivalState) -> dict[str, bytes]:
         """Each player's private pictures of the events they played the round just resolved in, one
         under the other: what only they may see (their own board, their battles)."""
-        from ..drawing import stack
+        from sheets_host.kit.drawing import stack
 
         events = self._just_played(state)
         out = {}

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .. import cells
-from ..cells import Problem, SubmitRow
-from ..game import Parsed
-from ..table import Column, SubmitTab, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import Problem, SubmitRow
+from sheets_host.kit.game import Parsed
+from sheets_host.kit.table import Column, SubmitTab, TabSchema
 
 PREFERENCES = SubmitTab(TabSchema("preferences", (
     Column("first", doc="your first choice of event"),

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..cells import SubmitRow
-from ..game import Parsed
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.game import Parsed
 from .event import Event
 from .pregame import PREFERENCES, Preference, parse_preferences
 from .rules import playing, run_events

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..errors import RoundError
-from ..game import generators
+from sheets_host.kit.errors import RoundError
+from sheets_host.kit.game import generators
 from .assignment import assign
 from .by_hand import ranking_tab
 from .endgame import FestivalResult, festival_endgame, listed, ordinal

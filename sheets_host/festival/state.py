@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..table import Column
+from sheets_host.kit.table import Column
 from .event import Event, Placement
 from .pregame import Preference
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import cells
-from ..errors import SchemaError, SchemaErrors
-from ..table import Column, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.table import Column, TabSchema
 from .by_hand import ranking_tab, read_ranking
 from .event import Event
 from .pregame import Preference

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pandas as pd
 
-from ..game import Example, HowTo
-from ..table import SubmitTab
+from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.table import SubmitTab
 from .endgame import listed, ordinal
 from .pregame import PREFERENCES
 from .rules import endgame, playing, results_table, run_events

@@ -13,10 +13,10 @@ import pkgutil
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..errors import UnknownGame
+from sheets_host.kit.errors import UnknownGame
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from sheets_host.kit.game import Game
 
 
 @cache
@@ -36,7 +36,7 @@ def names() -> list[str]:
 
 @cache
 def _load(key: str) -> Game:
-    from ..game import Game
+    from sheets_host.kit.game import Game
 
     game = getattr(importlib.import_module(f"{__name__}.{_modules()[key]}"), "GAME", None)
     if not isinstance(game, Game) or game.name != key:

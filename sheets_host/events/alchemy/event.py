@@ -9,10 +9,10 @@ from typing import Any
 
 import pandas as pd
 
-from ...cells import SubmitRow
-from ...errors import SchemaError
-from ...festival.event import Event, Placement
-from ...game import HowTo, Parsed
+from sheets_host.festival.event import Event, Placement
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.errors import SchemaError
+from sheets_host.kit.game import HowTo, Parsed
 from . import bots, read, rules, tabs, views
 from .state import AlchemyState, AlchemySubmission
 

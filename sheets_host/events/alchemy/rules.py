@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
-from ...festival.event import Placement, place_by
-from ...game import generators
+from sheets_host.festival.event import Placement, place_by
+from sheets_host.kit.game import generators
 from .state import (GOLD, Alchemy, AlchemyState, AlchemySubmission, Attempt, Drop, Effect, Holdings, Report,
                     RoundResult, Sale, Turn)
 

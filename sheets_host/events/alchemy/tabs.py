@@ -16,11 +16,11 @@ from fractions import Fraction
 from typing import Any
 
 
-from ... import cells
-from ...cells import CellError
-from ...errors import SchemaError, SchemaErrors
-from ...festival.event import rows_by_round
-from ...table import TEMPLATES, Column, TabSchema, csv_records
+from sheets_host.festival.event import rows_by_round
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.table import TEMPLATES, Column, TabSchema, csv_records
 from . import rules
 from .state import GOLD, Alchemy, AlchemyState, Construct, Effect, Location, Machine, Material, Recipe, Turn
 

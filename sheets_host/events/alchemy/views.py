@@ -15,8 +15,8 @@ from fractions import Fraction
 
 import pandas as pd
 
-from ... import cells
-from ...game import Example, HowTo
+from sheets_host.kit import cells
+from sheets_host.kit.game import Example, HowTo
 
 from . import bots, rules
 from .read import ACTIONS, SUBMIT_TAB, submit_rows

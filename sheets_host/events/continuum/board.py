@@ -21,9 +21,9 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from ...cells import quote
-from .state import (CELLS, ELEMENTS, FILES, NEUTRAL_CELLS, NEUTRAL_POINTS, PENTOMINO, POINTS, RANKS,
-                    WARDS_PER_ELEMENT, WARDS_PER_POINTS, Board, Element, Ward, neighbours)
+from sheets_host.kit.cells import quote
+from .state import (CELLS, ELEMENTS, FILES, NEUTRAL_CELLS, NEUTRAL_POINTS, PENTOMINO, POINTS, RANKS, WARDS_PER_ELEMENT,
+                    WARDS_PER_POINTS, Board, Element, Ward, neighbours)
 
 NEUTRAL_LABEL = "neutral"  # the neutral ward's label, and how a board is written back
 # How a grid cell may say "neutral" (any case), unless the wards tab names a ward so: the wards tab

@@ -31,7 +31,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...drawing import Canvas, fit, legend_rows
+from sheets_host.kit.drawing import Canvas, fit, legend_rows
 from .state import CELLS, FILES, RANKS, ContinuumState, Element
 from .views import COLOURS
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ... import cells
-from ...cells import Problem, SubmitRow
-from ...game import Parsed
-from ...table import Column, SubmitTab, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import Problem, SubmitRow
+from sheets_host.kit.game import Parsed
+from sheets_host.kit.table import Column, SubmitTab, TabSchema
 from .board import board_problems, grid_rows
 from .state import (BOLTS_PER_ROUND, CELLS, CELLS_SPAN, ELEMENTS, FILES, POINTS, RANKS, Bolt, ContinuumState,
                     ContinuumSubmission, Element)

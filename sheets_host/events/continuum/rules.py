@@ -17,9 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from ...festival.event import Placement, place_by
-from .state import (CELLS, WARD_BREAKS_AT, Board, Bolt, ContinuumState, Element, Strike, TileBreak, Ward,
-                    WardBreak)
+from sheets_host.festival.event import Placement, place_by
+from .state import CELLS, WARD_BREAKS_AT, Board, Bolt, ContinuumState, Element, Strike, TileBreak, Ward, WardBreak
 
 WITH_WARD = "with its ward"  # a tile of a broken ward that no bolt broke: broken by nobody
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ... import cells
-from ...cells import CellError
-from ...errors import SchemaError, SchemaErrors
-from ...table import Column, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.table import Column, TabSchema
 from . import rules
 from .board import board_problems
 from .state import BOLTS_PER_ROUND, CELLS, CELLS_SPAN, Bolt, ContinuumState, Element

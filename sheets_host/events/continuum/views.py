@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import pandas as pd
 
-from ...game import Example, HowTo
-from ...layout import tint
+from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.layout import tint
 from . import rules
 from .bots import random_bot
 from .read import BOARD, BOLTS, WARDS, submit_rows

@@ -18,10 +18,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 
-from ... import cells
-from ...cells import CellError
-from ...errors import SchemaError
-from ...table import TEMPLATES, Column, TabSchema, csv_records
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError
+from sheets_host.kit.errors import SchemaError
+from sheets_host.kit.table import TEMPLATES, Column, TabSchema, csv_records
 from .maps import MAP_COLUMNS, MAPS, RANGE_COLUMNS, RANGES, TRACKS, read_maps, read_ranges
 from .state import (FAMILIAR_LEVELS, ROUNDS, TOWER_LEVELS, Ability, Catalogue, Effect, FamiliarKind, FamiliarLevel,
                     Ground, MapKind, TowerKind, TowerLevel)

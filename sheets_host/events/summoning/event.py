@@ -9,11 +9,11 @@ from typing import Any
 
 import pandas as pd
 
-from ...cells import SubmitRow
-from ...errors import SchemaError
-from ...festival.event import Event, Placement
-from ...game import HowTo, Parsed, generators
-from ...table import SubmitTab
+from sheets_host.festival.event import Event, Placement
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.errors import SchemaError
+from sheets_host.kit.game import HowTo, Parsed, generators
+from sheets_host.kit.table import SubmitTab
 from . import bots, data, read, rules, tabs, views
 from .state import SummoningState, SummoningSubmission
 

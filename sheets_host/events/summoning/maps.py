@@ -17,8 +17,8 @@ import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 
-from ... import cells
-from ...errors import SchemaError
+from sheets_host.kit import cells
+from sheets_host.kit.errors import SchemaError
 from .state import LAND_OF, PARTIES, Cell, GameMap, Offset, Tile, cell_name
 
 MAPS, TRACKS, RANGES = "summoning maps", "summoning tracks", "summoning ranges"

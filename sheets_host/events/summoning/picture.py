@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ...drawing import Canvas, legend_rows, wrap
+from sheets_host.kit.drawing import Canvas, legend_rows, wrap
 from .state import Cell, GameMap, Invasion, Stand, SummoningState, Tile, cell_name
 from .views import PALETTE, attack_lines, defence_line
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ... import cells
-from ...cells import CellError, Problem, SubmitRow
-from ...game import Parsed
-from ...table import Column, SubmitTab, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError, Problem, SubmitRow
+from sheets_host.kit.game import Parsed
+from sheets_host.kit.table import Column, SubmitTab, TabSchema
 from . import rules
 from .state import PARTIES, SLOTS, Facing, Order, Stand, SummoningState, SummoningSubmission, Unit, cell_name
 

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ...festival.event import Placement, place_by
+from sheets_host.festival.event import Placement, place_by
 from .battle import Defence, battle
 from .state import (COINS_PER_ROUND, FAMILIAR_LEVELS, PARTIES, SLOTS, TOWER_LEVELS, Catalogue, Holdings, Invasion,
                     MapKind, Order, PlacedTower, SentFamiliar, Stand, SummoningState, SummoningSubmission, Turn, Unit,

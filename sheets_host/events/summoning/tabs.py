@@ -14,11 +14,11 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 
-from ... import cells
-from ...cells import CellError
-from ...errors import SchemaError, SchemaErrors
-from ...festival.event import rows_by_round
-from ...table import Column, TabSchema
+from sheets_host.festival.event import rows_by_round
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.table import Column, TabSchema
 from . import rules
 from .state import (COINS_PER_ROUND, PARTIES, ROUNDS, STARTING_COINS, Catalogue, Facing, Holdings, MapKind, Stand,
                     SummoningState, Turn, cell_name)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ... import cells
-from ...game import Example, HowTo
+from sheets_host.kit import cells
+from sheets_host.kit.game import Example, HowTo
 from . import rules
 from .read import ATTACK, DEFENCE, ORDERS, SHOP, TABS, submit_rows
 from .state import FAMILIAR_LEVELS, ROUNDS, TOWER_LEVELS, Invasion, SummoningState, Tile, Unit, cell_name

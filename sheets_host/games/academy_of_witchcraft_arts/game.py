@@ -4,10 +4,10 @@ their average placement. The host may host any event by hand instead (config `ho
 
 from __future__ import annotations
 
-from ...events.alchemy import EVENT as ALCHEMY
-from ...events.continuum import EVENT as CONTINUUM
-from ...events.summoning import EVENT as SUMMONING
-from ...festival.game import Festival
+from sheets_host.events.alchemy import EVENT as ALCHEMY
+from sheets_host.events.continuum import EVENT as CONTINUUM
+from sheets_host.events.summoning import EVENT as SUMMONING
+from sheets_host.festival.game import Festival
 
 
 class Academy(Festival):

@@ -10,8 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from ...cells import SubmitRow
-from ...game import Game, HowTo, Outcome, Parsed, Window
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window
 from . import bots, read, tabs, views
 from .market import MarketSubmission, Player
 from .state import MarketState

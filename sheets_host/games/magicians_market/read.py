@@ -13,10 +13,10 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from ... import cells
-from ...cells import Problem, SubmitRow
-from ...game import Parsed
-from ...table import Column, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import Problem, SubmitRow
+from sheets_host.kit.game import Parsed
+from sheets_host.kit.table import Column, TabSchema
 from .market import Bid, Gift, Good, MarketSubmission, Player, Settings
 from .state import MarketState
 

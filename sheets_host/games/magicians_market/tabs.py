@@ -14,14 +14,14 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ... import cells
-from ...cells import CellError
-from ...errors import SchemaError, SchemaErrors
-from ...table import Column, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.table import Column, TabSchema
 from . import rules
+from .market import Bid, Day, Gift, Good, Magician, MarketSubmission, Part, Player, Settings
 from .read import SEPARATORS, goods_in
 from .rules import Payouts, Sale, Taste
-from .market import Bid, Day, Gift, Good, Magician, MarketSubmission, Part, Player, Settings
 from .state import MarketState
 from .tastes import QUANTITY_HELP, read_quantity, read_selector, selector_help
 

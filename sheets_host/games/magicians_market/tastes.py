@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from ... import cells
+from sheets_host.kit import cells
 from .rules import Pick, Quantity, Selector
 
 PICK_WORDS = {"most": Pick.MOST, "fewest": Pick.FEWEST, "least": Pick.FEWEST, "median": Pick.MEDIAN,

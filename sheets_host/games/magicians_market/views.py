@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from sheets_host.kit.game import Example, HowTo
 from . import rules, tabs
-from ...game import Example, HowTo
 from .market import Good, MarketSubmission, Player, Refusal, opening_market
 from .read import ACTIONS, SUBMIT_TAB
 from .state import MarketState

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from . import rules
-from .rules import ROTATION_COST, Corner
 from .meadows import GUEST_MEADOWS, Construction, Name, Proposal, Transfer
+from .rules import ROTATION_COST, Corner
 from .state import PyramidState, PyramidSubmission
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pandas as pd
 
-from ...cells import SubmitRow
-from ...game import Game, HowTo, Outcome, Parsed, Window, rng_for
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window, rng_for
 from . import bots, day, read, tabs, views
 from .state import PyramidState, PyramidSubmission
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...drawing import Canvas
+from sheets_host.kit.drawing import Canvas
 from .colours import BACKGROUND, COLOURS, EMPTY, INK, MUTED, SHADOW, STAR_FILL
 from .rules import LAYERS, POSITIONS, SIDE, Corner, Piece, Position, Type
 from .state import PyramidState

@@ -15,12 +15,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ... import cells
-from ...cells import CellError, Problem, SubmitRow
-from ...game import Parsed
-from ...table import Column, TabSchema
-from .rules import BY_NAME, CORNERS, ROTATION_COST, Corner
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError, Problem, SubmitRow
+from sheets_host.kit.game import Parsed
+from sheets_host.kit.table import Column, TabSchema
 from .meadows import Construction, Meadow, Name, Proposal, Transfer
+from .rules import BY_NAME, CORNERS, ROTATION_COST, Corner
 from .state import PyramidState, PyramidSubmission, RowKind
 
 SUBMIT_TAB = TabSchema("submit", (

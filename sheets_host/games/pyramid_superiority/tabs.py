@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ... import cells
-from ...cells import CellError
-from ...errors import SchemaError, SchemaErrors
-from ...table import Column, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.table import Column, TabSchema
 from . import rules
-from .rules import BY_NAME, CORNERS, Corner, Piece, Type
 from .meadows import GUEST_MEADOWS, ROUNDS, Construction, Meadow, Name, Proposal, Settings, Transfer
+from .rules import BY_NAME, CORNERS, Corner, Piece, Type
 from .state import PyramidState
 
 TYPES = tuple(t.value for t in Type)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...game import Example, HowTo
-from ...layout import tint
+from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.layout import tint
 from . import colours, rules
 from .meadows import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name
 from .read import SUBMIT_TAB

@@ -32,8 +32,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 
-from ... import cells
-from ...errors import SchemaError, SchemaErrors
+from sheets_host.kit import cells
+from sheets_host.kit.errors import SchemaError, SchemaErrors
 
 LANTERN = 130  # lights at the start, and the most a Ghost Lantern holds
 

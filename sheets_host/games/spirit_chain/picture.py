@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...drawing import Canvas, fit
+from sheets_host.kit.drawing import Canvas, fit
 from . import views
 from .cards import LANTERN
 from .colours import BACKGROUND, COLOURS, INK, MUTED

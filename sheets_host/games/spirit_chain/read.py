@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from ... import cells
-from ...cells import CellError, Problem, SubmitRow
-from ...game import Parsed, Window
-from ...table import Column, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError, Problem, SubmitRow
+from sheets_host.kit.game import Parsed, Window
+from sheets_host.kit.table import Column, TabSchema
 from . import rules
 from .cards import LANTERN, Card, CardBook, Rank, is_empty_word
 from .rules import Seat, Upgrade

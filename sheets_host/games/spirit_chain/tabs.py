@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from ... import cells
-from ...cells import CellError
-from ...errors import SchemaError, SchemaErrors
-from ...table import Column, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.table import Column, TabSchema
 from .cards import LANTERN, Title, read_cards
 from .rules import LOT, SLOTS
 from .state import Lot, LotResult, Phase, Played, Rules, SpiritChainState

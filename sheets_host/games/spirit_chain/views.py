@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from ...game import Example, HowTo
-from ...layout import tint
+from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.layout import tint
 from . import colours, rules
 from .cards import Card, CardBook, Element, Rank, Title
 from .rules import SLOTS, Fate, Seat, Summoning, Upgrade

@@ -10,8 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from ...cells import SubmitRow
-from ...game import Game, HowTo, Outcome, Parsed, Window, rng_for
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window, rng_for
 from . import bots, read, rounds, tabs, views
 from .seating import seat_sites
 from .state import TITLE, WindState, WindSubmission

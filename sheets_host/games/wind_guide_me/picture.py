@@ -26,10 +26,10 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...drawing import Canvas, fit
+from sheets_host.kit.drawing import Canvas, fit
 from . import rounds, rules
-from .colours import (AXIS, BACKGROUND, FAILED_BG, FAILED_INK, FAILED_TEXT, FREE_FILL, INK, MUTED,
-                      PLAYER_COLOURS, RING, STONE, STONE_TEXT, VECTOR)
+from .colours import (AXIS, BACKGROUND, FAILED_BG, FAILED_INK, FAILED_TEXT, FREE_FILL, INK, MUTED, PLAYER_COLOURS,
+                      RING, STONE, STONE_TEXT, VECTOR)
 from .rules import position_angle
 from .state import TITLE, WindState
 

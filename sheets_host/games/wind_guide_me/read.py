@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ... import cells
-from ...cells import CellError, Problem, SubmitRow
-from ...game import Parsed
-from ...table import Column, TabSchema
+from sheets_host.kit import cells
+from sheets_host.kit.cells import CellError, Problem, SubmitRow
+from sheets_host.kit.game import Parsed
+from sheets_host.kit.table import Column, TabSchema
 from . import rules, seating
 from .rules import POSITIONS
 from .state import Kind, Placement, Player, WindState, WindSubmission

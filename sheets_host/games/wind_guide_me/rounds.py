@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from .rules import (Activation, Placed, Request, activate, fakes_disappear, place_stones, score,
-                    without_fakes)
+from .rules import Activation, Placed, Request, activate, fakes_disappear, place_stones, score, without_fakes
 from .state import WindState, WindSubmission
 
 

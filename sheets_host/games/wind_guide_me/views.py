@@ -13,8 +13,8 @@ import math
 
 import pandas as pd
 
-from ...game import Example, HowTo
-from ...layout import tint
+from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.layout import tint
 from . import colours, rounds, rules
 from .read import SUBMIT_TAB
 from .rules import POSITIONS

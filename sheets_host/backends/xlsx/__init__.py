@@ -1,0 +1,1 @@
+"""The offline backend: `.xlsx` books in a folder, read and written as OOXML."""

@@ -1,0 +1,502 @@
+"""The `sheets-host` command. Every error a host can cause is printed as one clear message.
+
+Start-up is kept light: the engine, pandas, the backends and the games are imported inside the
+commands that use them, so `sheets-host --help` imports none of them; game names come from
+`games.names`, which imports no game. Help is plain text (no Rich).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sheets_host.games import names as game_names
+from sheets_host.kit.console import echo
+from sheets_host.kit.errors import SheetsHostError
+from .settings import expected, parse_settings, player_span, setting_columns
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Host online reality games whose data lives in spreadsheets (offline .xlsx or Google Sheets).")
+
+
+class BackendName(str, Enum):
+    xlsx = "xlsx"
+    gsheets = "gsheets"
+
+
+class Auth(str, Enum):
+    service = "service"
+    oauth = "oauth"
+
+
+BACKEND = typer.Option(None, "--backend", help="xlsx (a folder; the default) or gsheets (a host spreadsheet id or URL).")
+CREDENTIALS = typer.Option(None, "--credentials", help="Google: a service-account key file or an OAuth client file.")
+WEBHOOK = typer.Option(None, "--webhook", metavar="URL", help="The Discord channel's webhook address "
+                       "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file).")
+PRIVATE_WEBHOOKS = typer.Option(None, "--private-webhooks", metavar="PATH", help="A file of each player's private "
+                                "channel webhook, one line a player: name, then address (else $SHEETS_HOST_WEBHOOKS, "
+                                "else a .sheets-host-webhooks file). Without one, private pictures are not posted.")
+AUTH = typer.Option(Auth.service, "--auth", help="Google: 'service' (service account) or 'oauth' (log in as yourself).")
+
+
+def _friendly(fn):
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except BrokenPipeError:  # the reader went away (`| head -1`): nothing more to print, no error
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush fails quietly
+            except (OSError, ValueError):  # io.UnsupportedOperation: not a real file (a test's runner)
+                pass
+            raise typer.Exit(0) from None
+        except (SheetsHostError, OSError) as e:  # a file a host can fix (permissions, a full disk)
+            echo(f"error: {e}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(2) from None
+
+    return run
+
+
+def _backend(where: str, backend: BackendName | None, credentials: Path | None = None, auth: Auth = Auth.service,
+             **options):
+    from sheets_host.backends.kinds import open_backend
+
+    kind = backend.value if backend else ("gsheets" if where.startswith("https://docs.google.com") else "xlsx")
+    if kind == "gsheets":
+        options.update(credentials=str(credentials) if credentials else None, auth=auth.value)
+    return open_backend(kind, where, **options)
+
+
+def _players(spec: str) -> tuple[list[str], dict[str, str]]:
+    players, emails = [], {}
+    for item in spec.split(","):
+        name, _, email = item.partition("=")
+        if name.strip():
+            players.append(name.strip())
+            if email.strip():
+                emails[name.strip()] = email.strip()
+    return players, emails
+
+
+@app.command()
+@_friendly
+def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
+        where: str = typer.Argument(..., metavar="WHERE", help="xlsx: a folder to create. gsheets: '-' (new spreadsheets; their URLs are printed)."),
+        players: str = typer.Option(..., "--players", help="Comma-separated names; with Google, name=email."),
+        seed: int = typer.Option(1, "--seed", help="Every random choice of the game derives from it."),
+        setting: list[str] = typer.Option([], "--set", help="A game setting, key=value (repeatable); "
+                                                            "'sheets-host games GAME' lists them with defaults."),
+        backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH,
+        folder: Optional[str] = typer.Option(None, "--folder", help="Google: a shared-drive folder id for the books."),
+        adopt: Optional[Path] = typer.Option(None, "--adopt", help="Google: CSV of role,spreadsheet id to use instead of creating."),
+        notify: bool = typer.Option(True, "--notify/--no-notify", help="Google: Drive emails each player that their book "
+                                    "is shared (the only way to share with an address that has no Google account)."),
+        force: bool = typer.Option(False, "--force", help="Replace a game already there, removing its books.")):
+    """Create the books of a new game.
+
+    Example: sheets-host new wind-guide-me games/wgm --players Ann,Bo,Cy,Di,Ed,Fay,Gus --seed 7 --set rounds=5
+
+    Every game's settings, their defaults and meaning: sheets-host games GAME
+    """
+    import csv
+
+    from sheets_host.engine import commands as engine
+
+    names, emails = _players(players)
+    settings = parse_settings(game, setting)
+    options = {}
+    if (backend and backend.value == "gsheets"):
+        options = {"folder": folder, "notify": notify}
+        where_arg = ""
+    else:
+        where_arg = where
+    b = _backend(where_arg, backend, credentials, auth, **options)
+    if adopt:
+        with open(adopt, newline="") as f:
+            rows = [row for row in csv.reader(f) if len(row) >= 2]
+            if rows and rows[0][0].strip().casefold() == "role":
+                rows = rows[1:]  # a header line
+            b.adopt({row[0].strip(): row[1].strip() for row in rows})
+    session = engine.new_game(b, game, names, seed, emails, settings, force=force)
+    echo(f"{session.game.title}: new game for {', '.join(session.players)} (seed {seed}).")
+    for role, label in [("host", "host book"), ("public", "public book")] + [
+            (f"player:{p}", f"{p}'s book") for p in session.players]:
+        book = session.backend.book(role)
+        echo(f"{label}: {getattr(book, 'path', book.ref)}")  # a file offline, a URL on Google
+    first = session.game.round_name(1)
+    tabs = list(dict.fromkeys(tab.name for p in session.players
+                              for tab in session.game.submit_tabs(session.state, p)))
+    where = f"the {tabs[0]!r} tab" if len(tabs) == 1 else "their submit tabs (" + ", ".join(tabs) + ")"
+    echo(f"{first[:1].upper()}{first[1:]} is open: players fill in {where} of their own book.")
+
+
+@app.command(short_help="Read every submission and report problems; changes no state.")
+@_friendly
+def check(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Read every submission, report problems, and tell each player in their own book.
+
+    Changes no game state.
+
+    Example: sheets-host check games/wgm
+    """
+    from sheets_host.engine import commands as engine
+
+    report = engine.check(_backend(where, backend, credentials, auth))
+    echo(report.name)
+    echo(report.table().to_string(index=False))
+    for reading in report.readings.values():
+        for problem in reading.parsed.problems:
+            echo(f"  {problem}")
+    for todo in report.host_todo:
+        echo(f"host, before resolving: {todo}")
+
+
+@app.command(short_help="Resolve the open round and write every book.")
+@_friendly
+def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+            redo: bool = typer.Option(False, "--redo", help="Resolve the last round again from its snapshot and "
+                                                            "its archived (maybe corrected) submissions."),
+            early: bool = typer.Option(False, "--early", help="Resolve before the round's deadline."),
+            allow_empty: bool = typer.Option(False, "--allow-empty", help="Resolve even if nobody submitted."),
+            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Resolve the open round and write every book; refuses a round already resolved.
+
+    Example: sheets-host resolve games/wgm
+    """
+    from sheets_host.engine import commands as engine
+
+    report = engine.resolve(_backend(where, backend, credentials, auth), redo=redo, early=early,
+                            allow_empty=allow_empty)
+    if report.action == "delivered":
+        echo(f"{report.name} had been resolved but not delivered to every book: delivery finished. "
+             "Run resolve again to go on.")
+        return
+    echo(f"{report.name} {report.action}.")
+    if report.note:
+        echo(report.note)
+    for reading in report.readings.values():
+        for problem in reading.parsed.problems:
+            echo(f"  {problem}")
+    from sheets_host.engine.delivery import PRIVATE  # loaded by the resolve already: --help stays light
+
+    for path in report.files:  # a private picture is for its player alone: `post` sends it to their webhook
+        what = "private picture" if path.parent.parent.name == PRIVATE else "announcement"
+        echo(f"{what}: {path}")
+    if report.standings is not None:
+        echo(report.standings.to_string(index=False))
+
+
+def _webhooks(where: str, webhook: str | None, private_webhooks: Path | None,
+              public: bool) -> tuple[str | None, Path | None]:
+    """The public channel's webhook address (when `public`) and the players' webhooks file, each
+    from its option, its environment variable or its file in the current folder or the game's."""
+    from sheets_host.discord import post as posting
+
+    folders = [Path(where)] if Path(where).is_dir() else []
+    return posting.webhook_url(webhook, folders) if public else None, posting.webhooks_file(private_webhooks, folders)
+
+
+@app.command(short_help="Post the last resolved round to a Discord channel.")
+@_friendly
+def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+         webhook: Optional[str] = WEBHOOK, private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS,
+         dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; post nothing."),
+         as_json: bool = typer.Option(False, "--json", help="With --dry-run: the messages as a JSON list."),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Post the last resolved round's announcement and pictures through a Discord webhook, and
+    each player's private pictures through their own channel's webhook (a players' webhooks file).
+
+    Posting again (or after resolve --redo) edits the messages already posted instead of posting
+    twice: their ids are kept in the host book's posts tab.
+
+    Example: sheets-host post games/wgm --dry-run
+    """
+    from sheets_host.discord import post as posting
+
+    source = _backend(where, backend, credentials, auth)
+    url, webhooks = _webhooks(where, webhook, private_webhooks, public=not dry_run)
+    report = posting.post(source, url, dry_run=dry_run, webhooks=webhooks)
+    if dry_run and as_json:  # a private message names its player: never its address
+        planned = [m.as_dict() for m in report.messages]
+        planned += [{"player": p, **m.as_dict()} for p, parts in report.private.items() for m in parts]
+        echo(json.dumps(planned, indent=2, ensure_ascii=False))
+    elif dry_run:
+        for player, parts in {"": report.messages, **report.private}.items():
+            whose = f"{player}'s private message" if player else "message"
+            for k, message in enumerate(parts, 1):
+                files = f" (pictures: {', '.join(f.name for f in message.files)})" if message.files else ""
+                echo(f"--- {whose} {k} of {len(parts)}, {len(message.content)} characters{files}")
+                echo(message.content)
+    else:
+        echo(f"{report.name} posted to {posting.shown(url)}: {report.said() or 'nothing to do'}.")
+    if dry_run and report.unsent:
+        echo(f"no private webhook for {', '.join(report.unsent)}: their private pictures would not be posted",
+             err=True)
+
+
+@app.command(short_help="Check, remind, lock, resolve and post on the deadlines, until the game is over.")
+@_friendly
+def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+          webhook: Optional[str] = WEBHOOK, private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS,
+          no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (no reminders either)."),
+          once: bool = typer.Option(False, "--once", help="Do what is due now and exit (run it from cron)."),
+          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Run the game on its deadlines: check submissions every few minutes (players see their
+    status in their own book), post reminders before each deadline, lock and resolve at the
+    deadline, post the results, and go on with the next round, until the game is over.
+
+    Everything it needs is in the host book, so stopping it (Ctrl-C) and starting it again, on any
+    machine, never resolves or posts twice. The config's reminder hours and check minutes set it.
+
+    Example: sheets-host watch games/wgm
+    """
+    from sheets_host.discord import post as posting
+    from sheets_host.watch.loop import Watch
+
+    source = _backend(where, backend, credentials, auth)
+    url, webhooks = (None, None) if no_post else _webhooks(where, webhook, private_webhooks, public=True)
+    if url:
+        echo(f"posting to {posting.shown(url)}"
+             + (f", and private pictures to the players' webhooks in {webhooks}" if webhooks else ""))
+    try:
+        Watch(source, url, say=echo, webhooks=webhooks).run(once=once)
+    except KeyboardInterrupt:
+        echo("watch stopped: start it again to go on (the host book says what is done)")
+
+
+@app.command(short_help="Undo the last resolve; its submissions go back.")
+@_friendly
+def undo(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Restore the state before the last resolve; the round's submissions go back into the submit tabs.
+
+    Example: sheets-host undo games/wgm
+    """
+    from sheets_host.engine import commands as engine
+
+    done = engine.undo(_backend(where, backend, credentials, auth))
+    echo(f"{done} undone: it is open again with its submissions restored.")
+
+
+@app.command(short_help="Freeze the submit tabs at the deadline.")
+@_friendly
+def lock(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Freeze submissions at the deadline: only the host can edit submit tabs until the next round opens.
+
+    Example: sheets-host lock https://docs.google.com/spreadsheets/d/1AbC.../edit
+    """
+    from sheets_host.engine import commands as engine
+
+    done = engine.lock(_backend(where, backend, credentials, auth))
+    echo(f"{done}: submit tabs locked.")
+
+
+@app.command()
+@_friendly
+def status(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Show the round, its deadline and who has submitted.
+
+    Example: sheets-host status games/wgm
+    """
+    from sheets_host.engine import commands as engine
+
+    report = engine.status(_backend(where, backend, credentials, auth))
+    if report.round is None:
+        echo(f"{report.game}: the game is over.")
+        return
+    echo(f"{report.game}: {report.name}, deadline {report.deadline}")
+    for player, state in report.submitted.items():
+        echo(f"  {player}: {state}")
+
+
+@app.command(short_help="Play a whole bot game on offline .xlsx books.")
+@_friendly
+def demo(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One of: {', '.join(game_names())}."),
+         where: Path = typer.Argument(Path("demo"), metavar="WHERE", help="A folder for the books."),
+         force: bool = typer.Option(False, "--force", help="Replace a game already in the folder."),
+         seed: int = typer.Option(1, "--seed"),
+         players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text).")):
+    """Play a whole game with bots on offline .xlsx books, every round written, and print the standings.
+
+    Example: sheets-host demo wind-guide-me demo/
+    """
+    from sheets_host.engine import play
+    from sheets_host.backends.kinds import open_backend
+
+    report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=echo, force=force)
+    echo("\nFinal standings:")
+    echo(report.standings.to_string(index=False))
+    echo(f"\nBooks: {where}/host.xlsx, {where}/public.xlsx, {where}/players/*.xlsx; "
+         f"announcements in {where}/announcements/")
+
+
+@app.command(short_help="Play N bot games in memory: statistics, throughput.")
+@_friendly
+def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
+             games: int = typer.Option(1000, "--games", min=1), seed: int = typer.Option(1, "--seed"),
+             players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
+             as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
+    """Play N whole games in memory with bots: outcome statistics and throughput (the benchmark).
+
+    The bots make random legal submissions, as in demo and the property tests. A game whose bots
+    have other strategies (the Academy's greedy alchemists) plays N games with each, and the
+    statistics are shown side by side, so a dominant recipe or a useless machine shows up.
+
+    Example: sheets-host simulate wind-guide-me --games 1000 --seed 1
+    """
+    from sheets_host.engine import play
+    from sheets_host.games import get_game
+
+    reports = [play.simulate(game, games, seed, players, strategy=s) for s in get_game(game).bots()]
+    if as_json:
+        data = [r.as_dict() for r in reports]
+        echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2))
+        return
+    for report in reports:
+        data = report.as_dict()
+        echo(f"{report.game}, {report.bots} bots: {report.games} games in {data['seconds']} s "
+             f"({data['games_per_second']} games/s, {data['games_per_minute']} games/min)")
+    keys = list(dict.fromkeys(k for r in reports for k in r.averages))
+    width = max(len(k) for k in keys) if keys else 0
+    echo(f"  {'average':<{width}}  " + "  ".join(f"{r.bots:>10}" for r in reports))
+    for key in keys:
+        echo(f"  {key:<{width}}  " + "  ".join(f"{r.averages.get(key, ''):>10}" for r in reports))
+    for report in reports:
+        echo(f"  wins by seat ({report.bots} bots): " + ", ".join(f"{k} {v}" for k, v in report.wins.items()))
+
+
+@app.command(short_help="Time each resolve of a bot game (xlsx, or Google requests).")
+@_friendly
+def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One of: {', '.join(game_names())}."),
+          players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
+          seed: int = typer.Option(1, "--seed"),
+          rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Only the first N rounds (default: all)."),
+          end_to_end: bool = typer.Option(True, "--end-to-end/--in-process-only",
+                                          help="Also time each round's `sheets-host resolve` in a fresh process."),
+          google: bool = typer.Option(False, "--google", help="Count Google Sheets requests and bytes per command "
+                                                              "instead, on a local fake of the Sheets API."),
+          watched: bool = typer.Option(False, "--watch", help="Spirit Chain on the fake Google API, a duel run by "
+                                                              "`watch`: its reads and bytes a minute."),
+          latency: float = typer.Option(0.0, "--latency", min=0, metavar="MS",
+                                        help="With --google: each request takes MS milliseconds more (a round "
+                                             "trip to Google); the report gives each command's wall time."),
+          as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
+    """Time each resolve of a whole bot game on offline .xlsx books (target: under 2 s a round).
+
+    Each round is resolved in this process (everything already imported) and, unless
+    --in-process-only, also by `sheets-host resolve` in a fresh process on a copy of the same
+    books: wall and CPU seconds, start-up included. With --google: the requests each command
+    sends to each spreadsheet, the largest request of each round and each command's wall time, on a
+    local fake of the API (--latency 250: as if each request took a quarter of a second).
+    With --watch: a Spirit Chain duel run by `watch` (--rounds: its first N phase parts), its reads
+    and bytes a minute.
+
+    Example: sheets-host bench magicians-market --players 20
+    """
+    if google or watched:
+        _bench_google(game, players, rounds, seed, as_json, watched, latency)
+        return
+    import tempfile
+
+    from sheets_host.engine import play
+
+    with tempfile.TemporaryDirectory() as folder:
+        report = play.bench(game, Path(folder), seed, players, end_to_end=end_to_end, rounds=rounds)
+    data = report.as_dict()
+    if as_json:
+        echo(json.dumps(data, indent=2))
+        return
+    echo(f"{data['game']}, {data['players']} players, {data['rounds']} rounds on xlsx:")
+    echo(f"  resolve in process:    {data['mean_resolve_seconds']} s a round on average, "
+         f"{data['max_resolve_seconds']} s at most")
+    fresh = data.get("end_to_end")
+    if fresh:
+        cpu = (f"; CPU {fresh['mean_cpu_seconds']} s on average, {fresh['max_cpu_seconds']} s at most"
+               if fresh["mean_cpu_seconds"] is not None else "")
+        echo(f"  sheets-host resolve in a fresh process: wall {fresh['mean_wall_seconds']} s on average, "
+             f"{fresh['max_wall_seconds']} s at most{cpu}")
+
+
+def _bench_google(game: str, players: int | None, rounds: int | None, seed: int, as_json: bool, watched: bool,
+                  latency: float = 0.0) -> None:
+    try:
+        from . import bench_google, bench_watch
+    except ImportError as e:
+        if e.name not in (f"{__package__}.bench_google", f"{__package__}.bench_watch"):
+            raise
+        raise SheetsHostError("bench --google is not available in this installation "
+                              f"({e.name} is missing)") from None
+    from sheets_host.games import get_game
+
+    name = get_game(game).name
+    if watched and name != "spirit-chain":
+        raise SheetsHostError("bench --watch plays spirit-chain, the game watch polls (time controls)")
+    report = bench_watch if watched else bench_google
+    data = (bench_watch.run(rounds, seed) if watched
+            else bench_google.run(name, players, rounds=rounds, seed=seed, latency_ms=latency))
+    if as_json:
+        echo(json.dumps(data, indent=2, default=str))
+        return
+    for line in report.report_lines(data):
+        echo(line)
+
+
+@app.command(short_help="Replay a game from its host book's log into new books.")
+@_friendly
+def replay(where: str = typer.Argument(..., metavar="WHERE", help="The game to replay: a folder, or a host spreadsheet id/URL."),
+           into: Path = typer.Argument(..., metavar="INTO", help="A new folder for the replayed .xlsx books."),
+           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Replay a game from its host book's log (snapshot + archived submissions) into new offline books.
+
+    Example: sheets-host replay games/wgm /tmp/wgm-replay
+    """
+    from sheets_host.engine import commands as engine
+    from sheets_host.backends.kinds import open_backend
+
+    rounds = engine.replay(_backend(where, backend, credentials, auth), open_backend("xlsx", str(into)))
+    echo(f"replayed {rounds} round(s) into {into}")
+
+
+@app.command("games", short_help="List the games; with a GAME, its settings.")
+@_friendly
+def list_games(game: Optional[str] = typer.Argument(None, metavar="GAME", help="A game: show its players and every setting.")):
+    """List the games sheets-host can host; with a GAME, every setting `new --set` takes, its
+    default and what it means.
+
+    Example: sheets-host games wind-guide-me
+    """
+    from sheets_host.games import get_game
+
+    if game is None:
+        for name in game_names():
+            g = get_game(name)
+            echo(f"{name}: {g.title} ({player_span(g)} players)")
+        echo("\nSettings of a game: sheets-host games GAME")
+        return
+    from sheets_host.engine import commands as engine
+
+    g = get_game(game)
+    defaults = engine.template(g)[1]
+    echo(f"{g.name}: {g.title}, {player_span(g)} players"
+         + (f" ({g.default_players} in the rule text)" if g.default_players else "") + ".")
+    echo(f"\nSettings and their defaults; change one with: sheets-host new {g.name} FOLDER "
+         "--players A,B,... --set \"key=value\"\n")
+    for column in setting_columns(g):
+        default = defaults.get(column.name, "")
+        echo(f"  {column.name} = {default if default.strip() else '(blank)'}")
+        about = column.doc + ("." if column.doc and not column.doc.endswith(".") else "")
+        echo(f"      {about} {expected(column)}".rstrip())
+
+
+if __name__ == "__main__":  # python -m sheets_host.cli.main, as bench runs it in a fresh process
+    app(prog_name="sheets-host")

@@ -1,0 +1,1 @@
+"""Announcements as Discord messages, and posting them."""

@@ -1,0 +1,521 @@
+"""The host book: the game's single source of truth, read and checked whole before any command acts.
+
+Every tab a host can edit is validated against the game's own records before anything is written:
+the config (keys unique, every setting typed), the players (unique, usable names), the rounds (one
+record per round, in order, agreeing with the state), the archive (typed keys, each attempt's rows
+once), the snapshots (whole JSON, each built on the one before where it can), the data and state tabs (present, by their schemas). A problem
+is a `SchemaError` naming the tab, row and column.
+
+The archive keeps every submission ever read, grouped in attempts: each attempt is one set of rows
+read for one round, numbered per round and never reused. A resolve reads an attempt (from the
+submit tabs, or the copy `lock` took), a redo copies the last one (as the host corrected it) into
+a new one, and rows a command would otherwise overwrite are set aside as an attempt of their own.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, NamedTuple
+
+import pandas as pd
+
+from sheets_host.backends import ENGINE_TAB, Backend, Book
+from sheets_host.games import get_game
+from sheets_host.kit import cells
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.errors import RoundError, SchemaError, SchemaErrors, SheetsHostError
+from sheets_host.kit.game import Game
+from sheets_host.kit.table import Column, TabSchema, check_all
+from .history import FIXED, check_archive, check_fixed, check_players, fixed_inputs
+
+Clock = Callable[[], datetime]
+# Characters per snapshot cell, and the most a player's cell keeps: both must fit every backend
+# (xlsx holds 32,767 characters in a cell, Google Sheets 50,000), since a game can be replayed
+# from one into the other.
+CELL_PART = 30_000
+
+CONFIG = TabSchema("config", (Column("key"), Column("value", optional=True)), "Game settings.")
+ENGINE_SETTINGS = (
+    Column("game", doc="which game this is"),
+    Column("seed", "int", doc="every random choice derives from it"),
+    Column("first deadline", optional=True, doc="UTC, e.g. 2026-11-23 18:00; blank for none"),
+    Column("round hours", "float", lo=0, optional=True, doc="time between deadlines; blank for none"),
+    Column("reminder hours", optional=True,
+           doc="`watch` posts a reminder this many hours before each deadline, e.g. 24, 1; blank for none"),
+    Column("check minutes", "float", lo=0.5, optional=True,
+           doc="how often `watch` checks submissions (each player's status tab); blank: 5"),
+)
+# What `new` writes for the engine's settings the host leaves out.
+ENGINE_DEFAULTS = {"first deadline": "", "round hours": "", "reminder hours": "24, 1", "check minutes": 5}
+PLAYERS = TabSchema("players", (Column("player"), Column("email", optional=True), Column("book", optional=True)))
+ROUND_STATUS = ("open", "locked", "resolved")
+ROUNDS = TabSchema("rounds", (
+    Column("round", "int", lo=1), Column("status", "choice", ROUND_STATUS),
+    Column("attempt", "int", lo=0), Column("deadline", optional=True), Column("opened at", optional=True),
+    Column("frozen at", optional=True), Column("resolved at", optional=True),
+    Column("rows read", optional=True, doc="the archive rows the round was resolved with: how many and their "
+                                           "fingerprint, whole, by row and by column, so an edit of them is "
+                                           "noticed and named (see the archive)")))
+SNAPSHOTS = TabSchema("snapshots", (Column("round", "int", lo=1), Column("tab"), Column("part", "int", lo=0),
+                                    Column("json", "json")))
+# What an attempt's rows were read for: by resolve from the submit tabs, by lock, a redo's copy,
+# or rows a command replaced in a submit tab (kept so that nothing a player typed is ever lost).
+USES = ("submitted", "locked", "corrected", "set aside")
+ARCHIVE_KEYS = ["round", "attempt", "use", "player", "row"]
+ARCHIVE = TabSchema("archive", (Column("round", "int", lo=1), Column("attempt", "int", lo=1),
+                                Column("use", "choice", USES, optional=True), Column("player", "player"),
+                                Column("row", "int", lo=1), Column("tab", optional=True)))
+# What a log line records: a command's steps and what it read (a submission, a default, a problem).
+LOG_KINDS = ("new", "lock", "freeze", "submission", "default", "problem", "resolve", "redo", "undo", "delivery")
+LOG = TabSchema("log", (Column("round", "int", lo=0), Column("attempt", "int", lo=0), Column("at"),
+                        Column("kind", "choice", LOG_KINDS), Column("player", "player", optional=True),
+                        Column("row", "int", lo=1, optional=True), Column("message", optional=True)))
+LOG_HEADER = list(LOG.header)
+BOOKS_HEADER = ["role", "book"]
+# The host's own bookkeeping: how many commits it has made and what the last one was, so a
+# delivery can be finished after a crash and a stale copy of the host book is recognised.
+COMMIT = TabSchema(ENGINE_TAB, (Column("key"), Column("value", optional=True)))
+HOST_TABS = ("config", "players", "rounds", "log", "archive", "snapshots")
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def stamp(t: datetime) -> str:
+    return t.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def parse_time(raw: object, where: str, row: int | None = None) -> datetime | None:
+    """A host-typed UTC time, the one way every command reads one: a date cell (as either backend
+    reads it) or text as `cells.as_time` takes it; None when blank. `where` is 'tab:column', for
+    the message."""
+    if cells.is_blank(raw):
+        return None
+    try:
+        return cells.as_time(raw, "a time")
+    except cells.CellError as e:
+        tab, _, column = where.partition(":")
+        expected = e.expected or f"a UTC time: {cells.TIME_FORMS}"
+        raise SchemaErrors([SchemaError(tab, row, column, cells.text(raw), expected)]) from None
+
+
+def name_key(name: str) -> str:
+    """Two player names are the same name when this is equal: any case, any Unicode form.
+
+    >>> name_key("Zoe\u0308") == name_key("ZOË"), name_key("Zoë") == name_key("Zoé")
+    (True, False)
+    """
+    return unicodedata.normalize("NFKC", cells.text(name)).casefold()
+
+
+def frame(rows: Sequence[Mapping], header: Sequence[str]) -> pd.DataFrame:
+    return pd.DataFrame([[r.get(h) for h in header] for r in rows], columns=list(header), dtype=object)
+
+
+def reindex(data: pd.DataFrame) -> pd.DataFrame:
+    """Host-written frames get sheet row numbers as index, so schema errors name the right row."""
+    data = data.copy()
+    data.index = range(2, len(data) + 2)
+    return data
+
+
+class Held(NamedTuple):
+    """What a player's submit tabs held when a command read them: the tabs, and a digest of their
+    rows (`reading.rows_digest`). The command archived all of it before replacing the tabs."""
+
+    tabs: tuple[str, ...]
+    digest: str
+
+
+@dataclass(frozen=True)
+class Commit:
+    """The host's last commit: its number, what it did, and what its delivery owes besides every
+    book showing its number, so a delivery a kill cut short is finished from this record alone."""
+
+    version: int = 0
+    operation: str = ""  # new, resolve, redo, undo
+    round: int = 0  # the round resolved, redone or undone (0 for new)
+    attempt: int = 0
+    # The announcement files the round's delivery writes: path in the output folder -> digest of
+    # the content (`delivery.file_digest`).
+    files: Mapping[str, str] = field(default_factory=dict)
+    # player -> what their submit tabs held when read, for a command that replaces them.
+    held: Mapping[str, Held] = field(default_factory=dict)
+
+    @property
+    def last_round_kept(self) -> int:
+        """The last round whose announcement files the output folder keeps."""
+        return self.round - 1 if self.operation == "undo" else self.round
+
+    def shown(self) -> pd.DataFrame:
+        """The commit as other books show it: its number and what it did (nothing of other players)."""
+        return frame([{"key": k, "value": getattr(self, k)} for k in ("version", "operation", "round", "attempt")],
+                     ["key", "value"])
+
+    def frame(self) -> pd.DataFrame:
+        """The host's engine tab: the commit as shown, then what its delivery owes, a row each."""
+        rows = [*({"key": f"file {path}", "value": digest} for path, digest in self.files.items()),
+                *({"key": f"held by {player}", "value": json.dumps({"tabs": list(h.tabs), "digest": h.digest})}
+                  for player, h in self.held.items())]
+        return pd.concat([self.shown(), frame(rows, ["key", "value"])], ignore_index=True)
+
+
+@dataclass
+class Session:
+    """A game as read from its host book, every tab validated."""
+
+    backend: Backend
+    host: Book
+    game: Game
+    tabs: dict[str, pd.DataFrame]
+    config: dict[str, Any]
+    players: list[str]
+    emails: dict[str, str]
+    data: dict[str, list[dict]]
+    state: Any
+    rounds: list[dict]
+    commit: Commit = Commit()
+    clock: Clock = now_utc
+    log: list[dict] = field(default_factory=list)
+    archive_rows: list[dict] = field(default_factory=list)  # validated archive, host corrections included
+
+    @property
+    def open_round(self) -> dict | None:
+        return next((r for r in self.rounds if r["status"] != "resolved"), None)
+
+    @property
+    def last_resolved(self) -> dict | None:
+        done = [r for r in self.rounds if r["status"] == "resolved"]
+        return done[-1] if done else None
+
+    def note(self, round_number: int, attempt: int, kind: str, message: str, player: str = "",
+             row: int | None = None) -> None:
+        assert kind in LOG_KINDS, kind  # the log's dropdown and width know every kind
+        self.log.append({"round": round_number, "attempt": attempt, "at": stamp(self.clock()), "kind": kind,
+                         "player": player, "row": row, "message": message})
+
+    def snapshot(self, round_number: int) -> Any:
+        """The state before `round_number` was resolved, from the snapshots tab."""
+        tabs = snapshot_tabs(self.tabs["snapshots"]).get(round_number)
+        if tabs is None:
+            raise RoundError(f"no snapshot of the state before round {round_number} in the host book's snapshots tab")
+        return self.game.load(self.players, {t: v for t, v in tabs.items() if t != FIXED}, self.config, self.data)
+
+    def fixed(self) -> dict:
+        """The settings and data round 1 is resolved with, kept in its snapshot (see `history`)."""
+        return fixed_inputs(self.game, self.config, self.data)
+
+    def next_attempt(self, round_number: int) -> int:
+        """A number no attempt of this round has used, in the archive, the rounds tab or the log."""
+        used = [r["attempt"] for r in self.archive_rows if r["round"] == round_number]
+        used += [r["attempt"] for r in self.rounds if r["round"] == round_number]
+        for rec in self.tabs.get("log", pd.DataFrame()).to_dict("records"):
+            if cells.text(rec.get("round")) == str(round_number):
+                try:
+                    used.append(int(float(cells.text(rec.get("attempt")) or 0)))
+                except ValueError:
+                    pass
+        return max(used, default=0) + 1
+
+    def attempt_rows(self, round_number: int, attempt: int) -> dict[str, list[SubmitRow]]:
+        """Each player's archived rows of one attempt (as the host may have corrected them)."""
+        tabs = {self.game.tab_key(t.name): t for t in self.game.every_submit_tab()}
+        out: dict[str, list[SubmitRow]] = {p: [] for p in self.players}
+        for r in self.archive_rows:
+            if r["round"] == round_number and r["attempt"] == attempt and r["player"] in out:
+                tab = tabs[r.get("tab")]
+                values = {h: r["values"].get(h) for h in tab.header}
+                if tab.typed(values):
+                    out[r["player"]].append(SubmitRow(r["player"], r["row"], tab.header, values, r.get("tab")))
+        for rows in out.values():
+            rows.sort(key=lambda row: (row.tab or "", row.row))
+        return out
+
+
+def snapshot_tabs(data: pd.DataFrame) -> dict[int, dict[str, list]]:
+    """round -> tab -> records, from the snapshots tab; SchemaErrors for broken JSON or parts, or
+    a tab stored as an earlier snapshot's records and more (see `snapshot_rows`) whose earlier
+    snapshot is missing."""
+    rows = SNAPSHOTS.records(data)
+    parts: dict[tuple[int, str], list[tuple[int, str, int]]] = {}
+    for r in rows:
+        parts.setdefault((r["round"], r["tab"]), []).append((r["part"], r["json"], r["_row"]))
+    out: dict[int, dict[str, list]] = {}
+    errors = []
+    for (round_number, tab), pieces in sorted(parts.items()):
+        pieces.sort()
+        numbers = [p for p, _, _ in pieces]
+        if numbers != list(range(len(numbers))):
+            errors.append(SchemaError("snapshots", pieces[0][2], "part", ", ".join(map(str, numbers)),
+                                      f"parts 0 to {len(numbers) - 1}, each once (round {round_number}, tab {tab!r})"))
+            continue
+        try:
+            value = json.loads("".join(j for _, j, _ in pieces))
+        except ValueError:
+            errors.append(SchemaError("snapshots", pieces[0][2], "json", f"round {round_number}, tab {tab!r}",
+                                      "whole JSON (a snapshot part was edited or cut; restore it from a copy)"))
+            continue
+        if isinstance(value, dict):
+            earlier = out.get(value.get("after round"), {}).get(tab) if isinstance(value.get("after round"), int) else None
+            if earlier is None or value["after round"] >= round_number or not isinstance(value.get("then"), list):
+                errors.append(SchemaError("snapshots", pieces[0][2], "json", f"round {round_number}, tab {tab!r}",
+                                          f"the records of an earlier round's snapshot of {tab!r} (round "
+                                          f"{value.get('after round')!r}) and then more (restore it from a copy)"))
+                continue
+            value = earlier + value["then"]
+        out.setdefault(round_number, {})[tab] = value
+    if errors:
+        raise SchemaErrors(errors)
+    return out
+
+
+def snapshot_of(game: Game, state: Any, fixed: Mapping | None = None) -> dict[str, list]:
+    """The state as the snapshots tab gives it back: each state tab's records, through JSON; round
+    1's also keeps the settings and data it is resolved with (`fixed`)."""
+    tabs = {tab: json.loads(json.dumps(records, sort_keys=True)) for tab, records in game.dump(state).items()}
+    return tabs | ({FIXED: [json.loads(json.dumps(fixed, sort_keys=True))]} if fixed is not None else {})
+
+
+def snapshot_rows(game: Game, state: Any, round_number: int, earlier: Mapping[int, Mapping[str, list]] = {},
+                  fixed: Mapping | None = None) -> list[dict]:
+    """The snapshots tab's rows for `state` before `round_number`, each tab's JSON cut into parts
+    that fit a cell. A tab whose records begin with those of the latest `earlier` snapshot (a
+    history that only grows) is stored as ``{"after round": n, "then": [the records added]}``, so
+    a snapshot costs what a round added rather than the whole history."""
+    base_round = max((n for n in earlier if n < round_number), default=None)
+    base = earlier[base_round] if base_round is not None else {}
+    rows = []
+    for tab, records in snapshot_of(game, state, fixed).items():
+        before = base.get(tab)
+        value: object = records
+        if before and len(before) <= len(records) and records[:len(before)] == before:
+            value = {"after round": base_round, "then": records[len(before):]}
+        text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+        for part, start in enumerate(range(0, max(len(text), 1), CELL_PART)):
+            rows.append({"round": round_number, "tab": tab, "part": part, "json": text[start:start + CELL_PART]})
+    return rows
+
+
+def read_config(data: pd.DataFrame, game: Game | None = None) -> dict[str, Any]:
+    rows = CONFIG.records(data)
+    raw: dict[str, tuple[object, int]] = {}
+    errors = []
+    for r in rows:
+        key = cells.fold(cells.text(r["key"]))
+        if key in raw:
+            errors.append(SchemaError("config", r["_row"], "key", cells.text(r["key"]),
+                                      f"a setting named once (also in row {raw[key][1]})"))
+        raw[key] = (r["value"], r["_row"])
+    config: dict[str, Any] = {}
+    columns = ENGINE_SETTINGS + (game.settings if game else ())
+    for col in columns:
+        value, row = raw.get(cells.fold(col.name), (None, None))
+        try:
+            config[col.name] = col.parse(value)
+        except ValueError:
+            errors.append(SchemaError("config", row, col.name, cells.text(value), col.expected()))
+    if not errors:
+        try:
+            parse_time(config["first deadline"], "config:first deadline", raw.get(cells.fold("first deadline"), (0, None))[1])
+        except SchemaErrors as e:
+            errors.extend(e.errors)
+        try:
+            config["reminder hours"] = reminder_hours(config["reminder hours"])
+        except ValueError:
+            errors.append(SchemaError("config", raw.get(cells.fold("reminder hours"), (0, None))[1], "reminder hours",
+                                      config["reminder hours"], "hours before a deadline, e.g. 24, 1 (blank for none)"))
+    if errors:
+        raise SchemaErrors(errors)
+    return config
+
+
+def reminder_hours(raw: object) -> tuple[float, ...]:
+    """The hours before a deadline at which `watch` reminds the players, longest first; raises
+    ValueError.
+
+    >>> reminder_hours("1, 24"), reminder_hours(None), reminder_hours(2)
+    ((24.0, 1.0), (), (2.0,))
+    """
+    if cells.is_blank(raw):
+        return ()
+    hours = {float(part) for part in cells.text(raw).replace(";", ",").split(",") if part.strip()}
+    if not all(0 < h < 24 * 366 for h in hours):  # also nan
+        raise ValueError(raw)
+    return tuple(sorted(hours, reverse=True))
+
+
+def read_players(data: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
+    rows = PLAYERS.records(data)
+    players, emails, seen, errors = [], {}, {}, []
+    for r in rows:
+        name = cells.text(r["player"])
+        key = name_key(name)
+        if key in seen:
+            errors.append(SchemaError("players", r["_row"], "player", name, f"a name used once (also in row {seen[key]})"))
+        seen[key] = r["_row"]
+        players.append(name)
+        if r["email"]:
+            emails[name] = cells.text(r["email"])
+    if errors:
+        raise SchemaErrors(errors)
+    return players, emails
+
+
+def archive_header(game: Game) -> list[str]:
+    """The archive's columns: the keys (with the tab in a game of several submit tabs), then every
+    column of every submit tab, once."""
+    return ARCHIVE_KEYS + (["tab"] if game.several_submit_tabs else []) + submit_columns(game)
+
+
+def submit_columns(game: Game) -> list[str]:
+    return list(dict.fromkeys(h for t in game.every_submit_tab() for h in t.header))
+
+
+def row_ref(tab: str | None, row: int | None) -> int | str | None:
+    """A submit row as the log names it: its number, or "tab!number" when the game has several
+    submit tabs (as a spreadsheet names a range).
+
+    >>> row_ref(None, 3), row_ref("alchemy", 3), row_ref("alchemy", None)
+    (3, 'alchemy!3', None)
+    """
+    return f"{tab}!{row}" if tab and row is not None else row
+
+
+def read_archive(data: pd.DataFrame, players: Sequence[str], game: Game) -> list[dict]:
+    """Typed archive rows ({round, attempt, use, player, row, tab, values, _row}); keys unique."""
+    header = submit_columns(game)
+    tabs = {game.tab_key(t.name): t.name for t in game.every_submit_tab()}
+    by_fold = {cells.fold(name): key for key, name in tabs.items()}
+    records = ARCHIVE.records(data, players)
+    columns = {cells.fold(cells.text(c)): c for c in data.columns}
+    seen: dict[tuple, int] = {}
+    errors = []
+    out = []
+    for rec, values in zip(records, data.to_dict("records")):
+        tab = None  # a game with one submit tab names none
+        if None not in tabs:
+            tab = by_fold.get(cells.fold(rec["tab"] or ""))
+            if tab is None:
+                errors.append(SchemaError("archive", rec["_row"], "tab", rec["tab"] or "",
+                                          "one of the submit tabs: " + ", ".join(tabs.values())))
+        rec["tab"] = tab
+        key = (rec["round"], rec["attempt"], rec["player"], tab, rec["row"])
+        if key in seen:
+            errors.append(SchemaError("archive", rec["_row"], "row", rec["row"],
+                                      f"archived once for round {key[0]}, attempt {key[1]}, {key[2]}"
+                                      + (f", tab {tab!r}" if tab else "") + f" (also in row {seen[key]})"))
+        seen[key] = rec["_row"]
+        rec["values"] = {h: values.get(columns.get(cells.fold(h))) for h in header}
+        out.append(rec)
+    if errors:
+        raise SchemaErrors(errors)
+    return out
+
+
+def read_commit(data: pd.DataFrame | None) -> Commit:
+    if data is None or data.empty:
+        return Commit()
+    values = {cells.text(r["key"]): r["value"] for r in COMMIT.records(data)}
+    try:
+        held = {key.removeprefix("held by "): json.loads(cells.text(value)) for key, value in values.items()
+                if key.startswith("held by ")}
+        return Commit(int(float(cells.text(values.get("version")) or 0)), cells.text(values.get("operation")),
+                      int(float(cells.text(values.get("round")) or 0)), int(float(cells.text(values.get("attempt")) or 0)),
+                      {key.removeprefix("file "): cells.text(value) for key, value in values.items() if key.startswith("file ")},
+                      {player: Held(tuple(h["tabs"]), h["digest"]) for player, h in held.items()})
+    except (ValueError, TypeError, KeyError):
+        raise SchemaErrors([SchemaError(ENGINE_TAB, None, "value", "", "the engine's own numbers (restore the tab)")]) from None
+
+
+def check_rounds(rounds: list[dict], game: Game, state: Any) -> None:
+    """The rounds tab against the state: one record per round from 1, every round before the last
+    resolved, and the open round the one the state is waiting for; the last round's times readable
+    (the commands read them later, where a message could not name the row)."""
+    errors = []
+    for column in ("deadline", "opened at", "frozen at"):
+        try:
+            if rounds:
+                parse_time(rounds[-1][column], f"rounds:{column}", rounds[-1]["_row"])
+        except SchemaErrors as e:
+            errors += e.errors
+    for expected, r in enumerate(rounds, start=1):
+        if r["round"] != expected:
+            errors.append(SchemaError("rounds", r["_row"], "round", r["round"], f"round {expected} (rounds are listed once each, in order)"))
+    for r in rounds[:-1]:
+        if r["status"] != "resolved":
+            errors.append(SchemaError("rounds", r["_row"], "status", r["status"],
+                                      "resolved (only the last round can be open; use undo to reopen a round)"))
+    if not errors and rounds:
+        last = rounds[-1]
+        over = game.is_over(state)
+        due = game.round(state)
+        if last["status"] == "resolved" and not over:
+            errors.append(SchemaError("rounds", last["_row"], "status", "resolved",
+                                      f"followed by round {due}, which the state is waiting for"))
+        elif last["status"] != "resolved" and (over or last["round"] != due):
+            wanted = "resolved (the game is over)" if over else f"round {due}, the round the state is waiting for"
+            errors.append(SchemaError("rounds", last["_row"], "round", f"{last['round']} {last['status']}",
+                                      f"{wanted}; use undo to reopen a round"))
+    if errors:
+        raise SchemaErrors(errors)
+
+
+def open_session(backend: Backend, clock: Clock = now_utc, correcting: bool = False) -> Session:
+    """Read and validate the host book; raises SchemaErrors listing every bad cell. `correcting`:
+    for a redo or an undo, which may find the last round's archived rows corrected (`history`)."""
+    host = backend.book("host")
+    tabs = host.read()
+    missing = [t for t in HOST_TABS if t not in tabs]
+    if missing:
+        raise SchemaErrors([SchemaError(t, None, None, "", "present in the host book (restore the tab)") for t in missing])
+    config = read_config(tabs["config"])
+    game = get_game(config["game"])
+    config = read_config(tabs["config"], game)
+    players, emails = read_players(tabs["players"])
+    renamed = check_players(tabs["players"], tabs.get("books"))
+    if renamed:  # before anything that reads a name, which would blame another tab
+        raise SchemaErrors(renamed)
+    if "books" in tabs and hasattr(backend, "bind"):
+        backend.bind({cells.text(r["role"]): cells.text(r["book"]) for r in tabs["books"].to_dict("records")})
+    problems = game.check_config(config, players)
+    if problems:  # each already names the setting and says what is allowed, quoted whole
+        raise SheetsHostError("\n".join(problems))
+    absent = [s.name for s in game.data_tabs + game.state_tabs if s.name not in tabs]
+    if absent:
+        raise SchemaErrors([SchemaError(t, None, None, "", f"present in the host book: {game.title} reads it "
+                                        "(restore it from a copy, or undo)") for t in absent])
+
+    data_list = check_all([lambda s=s: s.records(tabs[s.name], players) for s in game.data_tabs])
+    data = {s.name: d for s, d in zip(game.data_tabs, data_list)}
+    state_list = check_all([lambda s=s: s.records(tabs[s.name], players) for s in game.state_tabs])
+    state_records = {s.name: d for s, d in zip(game.state_tabs, state_list)}
+    snapshots = snapshot_tabs(tabs["snapshots"])
+    rounds = ROUNDS.records(tabs["rounds"])
+    if 1 in snapshots and any(r["round"] == 1 and r["status"] == "resolved" for r in rounds):
+        # Before the state is loaded: a game reading a changed setting or data tab would blame another tab.
+        now = {**fixed_inputs(game, config, data), "frozen": {},
+               "rows": {t: [r["_row"] for r in d] for t, d in (data | state_records).items()}}
+        fixed = check_fixed(game, tabs["config"], now, {t: v for t, v in snapshots[1].items() if t == FIXED})
+        if fixed:
+            raise SchemaErrors(fixed)
+    state = game.load(players, state_records, config, data)
+    check_rounds(rounds, game, state)
+    archive = read_archive(tabs["archive"], players, game)
+    missing_snapshots = [r["round"] for r in rounds if r["status"] == "resolved" and r["round"] not in snapshots]
+    if missing_snapshots:
+        raise SchemaErrors([SchemaError("snapshots", None, "round", n, "present for every resolved round") for n in missing_snapshots])
+    session = Session(backend, host, game, tabs, config, players, emails, data, state, rounds,
+                      read_commit(tabs.get(ENGINE_TAB)), clock, archive_rows=archive)
+    errors = check_archive(rounds, archive, session.attempt_rows, correcting)
+    if session.last_resolved and session.game.frozen_tabs:
+        dumped = snapshot_of(game, state)
+        now = {"frozen": dumped, "rows": {t: [r["_row"] for r in d] for t, d in state_records.items()}}
+        errors += check_fixed(game, tabs["config"], now, {t: v for t, v in snapshots.get(1, {}).items() if t != FIXED})
+    if errors:
+        raise SchemaErrors(errors)
+    return session

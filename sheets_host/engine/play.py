@@ -1,0 +1,276 @@
+"""Games played by bots: `simulate` in memory (the benchmark) and `demo` through real books.
+
+The bots are the games' own `bot` functions, the same ones the property tests use.
+"""
+
+from __future__ import annotations
+
+import collections
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sheets_host.backends import Backend
+from sheets_host.games import get_game
+from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.game import Game, rng_for
+from . import commands as engine
+
+BOT_NAMES = ("Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix", "Grace", "Hedy", "Isaac", "Jun",
+             "Kurt", "Lise", "Max", "Noether", "Olga", "Paul", "Quinn", "Rosa", "Srini", "Tess")
+
+
+def bot_names(count: int) -> list[str]:
+    """`count` distinct bot names: the list, then the list again numbered.
+
+    >>> bot_names(3), bot_names(22)[19:]
+    (['Ada', 'Blaise', 'Cora'], ['Tess', 'Ada 2', 'Blaise 2'])
+    """
+    return [BOT_NAMES[i % len(BOT_NAMES)] + (f" {i // len(BOT_NAMES) + 1}" if i >= len(BOT_NAMES) else "")
+            for i in range(count)]
+
+
+def bots(game: Game, players: int | None) -> list[str]:
+    """Names for `players` bots (default: as many as the rule text has); refuses a count the game
+    does not take rather than play another one."""
+    count = players if players is not None else game.default_players or game.max_players
+    if not game.min_players <= count <= game.max_players:
+        span = (f"{game.min_players}" if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}")
+        raise SheetsHostError(f"{game.title} takes {span} players; --players asked for {count}")
+    return bot_names(count)
+
+
+def default_settings(game: Game) -> dict[str, Any]:
+    """The game's template settings, typed, as the engine would read them."""
+    import pandas as pd
+
+    data_frames, defaults = engine.template(game)
+    frame = engine.reindex(pd.DataFrame([{"key": k, "value": v} for k, v in
+                                          {"game": game.name, "seed": 0, **defaults}.items()]))
+    config = engine.read_config(frame, game)
+    data = {s.name: s.records(engine.reindex(data_frames[s.name])) for s in game.data_tabs}
+    return {"config": config, "data": data}
+
+
+def bot_states(game: Game, players: Sequence[str], seed: int, config: Mapping, data: Mapping,
+               state: Any = None, strategy: str = "random") -> Iterator[Any]:
+    """Every state of a whole game by bots of `strategy` (`Game.bots`), no books: the first
+    (`state`, or set up), then one after each round."""
+    bot = game.bots()[strategy]
+    state = game.setup(players, seed, config, data) if state is None else state
+    yield state
+    while not game.is_over(state):
+        r = game.round(state)
+        state = game.host_bot(state, rng_for(seed, r, "host"))
+        subs = {p: bot(state, p, rng_for(seed, r, f"bot/{p}")) for p in game.players(state)}
+        state = game.resolve(state, subs, rng_for(seed, r, "resolve")).state
+        yield state
+
+
+def play_in_memory(game: Game, players: Sequence[str], seed: int, config: Mapping, data: Mapping,
+                   strategy: str = "random") -> Any:
+    """One whole game by bots, no books: returns the final state."""
+    return collections.deque(bot_states(game, players, seed, config, data, strategy=strategy), maxlen=1)[0]
+
+
+@dataclass
+class SimulationReport:
+    game: str
+    games: int
+    seconds: float
+    averages: dict[str, float]
+    wins: dict[str, int]
+    bots: str = "random"
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else float("inf")
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "games": self.games, "seconds": round(self.seconds, 3),
+                "games_per_second": round(self.games_per_second, 1),
+                "games_per_minute": round(self.games_per_second * 60), "bots": self.bots,
+                "averages": self.averages, "wins_by_seat": self.wins}
+
+
+def simulate(game_name: str, games: int, seed: int, players: int | None = None,
+             timer: Callable[[], float] = time.perf_counter, strategy: str = "random") -> SimulationReport:
+    """`games` whole games by bots of `strategy` (`Game.bots`), seeds `seed`, `seed` + 1, ..."""
+    game = get_game(game_name)
+    if strategy not in game.bots():
+        raise SheetsHostError(f"{game.title} has no {strategy!r} bots; allowed: {', '.join(game.bots())}")
+    names = bots(game, players)
+    defaults = default_settings(game)
+    summaries: list[dict[str, float]] = []
+    wins = {n: 0 for n in names}
+    start = timer()
+    for i in range(games):
+        state = play_in_memory(game, names, seed + i, defaults["config"], defaults["data"], strategy)
+        summaries.append(game.summary(state))
+        standings = game.standings(state)
+        for name in standings[standings["rank"] == 1]["player"]:
+            wins[name] += 1
+    seconds = timer() - start
+    keys = sorted({k for s in summaries for k in s})
+    averages = {k: round(statistics.fmean(s[k] for s in summaries if k in s), 3) for k in keys}
+    return SimulationReport(game.name, games, seconds, averages, wins, strategy)
+
+
+def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: bool = True) -> None:
+    """Each bot types its submission into its own submit tabs, sometimes with human untidiness."""
+    from .delivery import submit_frames, submit_layout
+
+    game, state = session.game, session.state
+    r = game.round(state)
+    for player in game.players(state):
+        rng = rng_for(seed, r, f"bot/{player}")
+        rows = game.submit_rows(game.bot(state, player, rng))
+        if messy:
+            rows = [{k: v if k == "tab" else _untidy(v, rng) for k, v in row.items()} for row in rows]
+        frames = submit_frames(game, state, player, rows)
+        tabs = {tab.name: tab for tab in game.submit_tabs(state, player)}
+        # Typing keeps the tabs' dropdowns and shading: the layout the engine delivered.
+        backend.book(f"player:{player}").write(frames, layouts={
+            name: submit_layout(game, state, player, tabs[name], typed) for name, typed in frames.items()})
+
+
+def host_types(backend: Backend, session: engine.Session, seed: int) -> bool:
+    """A bot host types what the game leaves to the host this round (`Game.host_bot`) into the
+    host book's state tabs, as a person would; whether anything was typed."""
+    from .commit import type_state
+
+    game, state = session.game, session.state
+    return type_state(session, game.host_bot(state, rng_for(seed, game.round(state), "host")))
+
+
+def _untidy(value: object, rng) -> object:
+    """Stray spaces and odd case, as people type: the engine must read these all the same."""
+    if value is None or rng.random() < 0.6:
+        return value
+    text = str(value)
+    return rng.choice([f" {text} ", text.upper(), f"{text}  ", text.title()])
+
+
+def demo(game_name: str, backend: Backend, seed: int, players: int | None = None,
+         say: Callable[[str], None] = print, clock: engine.Clock = engine.now_utc,
+         force: bool = False) -> engine.ResolveReport:
+    """A whole game by bots through real books: new, then for each round submit, check, resolve."""
+    game = get_game(game_name)
+    names = bots(game, players)
+    engine.new_game(backend, game.name, names, seed, clock=clock, force=force)
+    say(f"{game.title}: new game for {', '.join(names)} (seed {seed})")
+    while True:
+        session = engine.open_session(backend, clock)
+        if host_types(backend, session, seed):
+            session = engine.open_session(backend, clock)
+            say("the host typed what the game leaves to the host (a random ranking of each event hosted by hand)")
+        bots_submit(backend, session, seed)
+        checked = engine.check(backend, clock)
+        problems = sum(len(r.parsed.problems) for r in checked.readings.values())
+        report = engine.resolve(backend, early=True, clock=clock)
+        say(f"{report.name}: resolved ({problems} problem(s) found by check)")
+        if report.over:
+            return report
+
+
+@dataclass
+class BenchReport:
+    """Seconds per round: `resolve` in this process (everything imported, caches warm), and, when
+    measured, `sheets-host resolve` of the same round in a fresh process (start-up included):
+    wall seconds and the child's CPU seconds (user + system; None where the OS does not say)."""
+
+    game: str
+    players: int
+    resolve_seconds: list[float]
+    fresh_wall_seconds: list[float] = field(default_factory=list)
+    fresh_cpu_seconds: list[float | None] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        data = {"game": self.game, "players": self.players, "rounds": len(self.resolve_seconds),
+                "mean_resolve_seconds": _mean(self.resolve_seconds),
+                "max_resolve_seconds": _max(self.resolve_seconds),
+                "resolve_seconds": [round(s, 3) for s in self.resolve_seconds]}
+        if self.fresh_wall_seconds:
+            cpu = [c for c in self.fresh_cpu_seconds if c is not None]
+            data["end_to_end"] = {
+                "command": "sheets-host resolve FOLDER --early, in a fresh process, on a copy of the round's books",
+                "mean_wall_seconds": _mean(self.fresh_wall_seconds),
+                "max_wall_seconds": _max(self.fresh_wall_seconds),
+                "mean_cpu_seconds": _mean(cpu) if cpu else None,
+                "max_cpu_seconds": _max(cpu) if cpu else None,
+                "wall_seconds": [round(s, 3) for s in self.fresh_wall_seconds],
+                "cpu_seconds": [None if c is None else round(c, 3) for c in self.fresh_cpu_seconds]}
+        return data
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(statistics.fmean(values), 3)
+
+
+def _max(values: Sequence[float]) -> float:
+    return round(max(values), 3)
+
+
+def _children_cpu() -> float | None:
+    """CPU seconds (user + system) of every child process this one has waited for."""
+    try:
+        import resource
+    except ImportError:  # not on this OS
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def resolve_in_fresh_process(folder: Path) -> tuple[float, float | None]:
+    """Wall and CPU seconds of `sheets-host resolve FOLDER --early` run as a new process."""
+    command = [sys.executable, "-m", "sheets_host.cli.main", "resolve", str(folder), "--early"]
+    cpu_before, start = _children_cpu(), time.perf_counter()
+    done = subprocess.run(command, check=False, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    wall, cpu_after = time.perf_counter() - start, _children_cpu()
+    if done.returncode != 0:
+        raise SheetsHostError(f"sheets-host resolve {folder} failed (exit {done.returncode}): "
+                              f"{(done.stderr or done.stdout).strip()}")
+    return wall, (None if cpu_before is None or cpu_after is None else cpu_after - cpu_before)
+
+
+def bench(game_name: str, folder, seed: int = 1, players: int | None = None,
+          timer: Callable[[], float] = time.perf_counter, end_to_end: bool = False,
+          rounds: int | None = None) -> BenchReport:
+    """Time every `resolve` of a bot game on offline books (submissions typed beforehand).
+
+    With `end_to_end`, each round is also resolved by `sheets-host resolve` in a fresh process,
+    on a fresh copy of the books as they are before the round's resolve, so both resolve the same
+    round; the copy is removed afterwards. `rounds`: stop after that many (default: the whole game).
+    """
+    from sheets_host.backends.xlsx.backend import XlsxBackend
+
+    game = get_game(game_name)
+    folder = Path(folder)
+    backend = XlsxBackend(folder / "game")
+    names = bots(game, players)
+    engine.new_game(backend, game.name, names, seed)
+    report = BenchReport(game.name, len(names), [])
+    while True:
+        host_types(backend, engine.open_session(backend), seed)
+        bots_submit(backend, engine.open_session(backend), seed)
+        if end_to_end:
+            copy = folder / "fresh"
+            shutil.copytree(folder / "game", copy)
+            try:
+                wall, cpu = resolve_in_fresh_process(copy)
+            finally:
+                shutil.rmtree(copy, ignore_errors=True)
+            report.fresh_wall_seconds.append(wall)
+            report.fresh_cpu_seconds.append(cpu)
+        start = timer()
+        resolved = engine.resolve(backend, early=True)
+        report.resolve_seconds.append(timer() - start)
+        if resolved.over or len(report.resolve_seconds) == rounds:
+            return report

@@ -1,0 +1,1 @@
+"""`watch`: checks, locks, resolves and reminders on the deadlines, within Google's quota."""

@@ -1,0 +1,144 @@
+"""Issue 26: every player's book and the public book of every game, mid-game (problems shown on the
+status tab) and at the end, read at a glance as LibreOffice or Excel shows them:
+
+- every wrapped cell is whole (neither program resizes rows when opening a file): each row holding
+  a wrapped cell is tall enough for the cell's lines, each line of its text taking
+  ceil(length / (column width - 1)) lines of about 12.75 pt (the width from the sheet's <col>,
+  8.43 by default);
+- no cell holds Markdown syntax (a backtick, a `| ... |` row, a `#` heading, `**`);
+- the status tab is the first tab, and a player's to-do is in its first rows."""
+
+from __future__ import annotations
+
+import math
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from sheets_host.backends.xlsx.backend import XlsxBackend
+from sheets_host.engine import commands as engine
+from sheets_host.engine.play import bot_names, bots_submit, host_types
+from sheets_host.games import get_game
+
+from tests.conftest import fixed_clock
+
+GAMES = ["wind-guide-me", "magicians-market", "pyramid-superiority", "spirit-chain", "academy-of-witchcraft-arts"]
+M = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+LINE_POINTS, DEFAULT_WIDTH, DEFAULT_HEIGHT = 12.75, 8.43, 15.0
+
+
+def _column(ref: str) -> int:
+    letters = re.match(r"[A-Z]+", ref)[0]
+    return sum((ord(ch) - 64) * 26 ** i for i, ch in enumerate(reversed(letters)))
+
+
+MARKDOWN = re.compile(r"`|\*\*|^\s*\|.*\|\s*$|^\s*#{1,6}\s", re.MULTILINE)
+
+
+@dataclass
+class Book:
+    """What a reader of one book sees that these tests judge."""
+
+    short: list[str] = field(default_factory=list)  # wrapped cells cut off, as 'tab!cell: ...'
+    markdown: list[str] = field(default_factory=list)  # cells holding Markdown, as 'tab!cell: text'
+    tabs: list[str] = field(default_factory=list)  # the tabs in order
+    status: list[list[str]] = field(default_factory=list)  # the status tab's rows, as text
+
+
+def read_book(path: Path) -> Book:
+    """The book's tabs, its status tab's text and the cells these tests refuse."""
+    out = Book()
+    with zipfile.ZipFile(path) as z:
+        styles = ElementTree.fromstring(z.read("xl/styles.xml"))
+        wraps = [xf.find(f"{M}alignment") is not None and xf.find(f"{M}alignment").get("wrapText") in ("1", "true")
+                 for xf in styles.find(f"{M}cellXfs")]
+        book = ElementTree.fromstring(z.read("xl/workbook.xml"))
+        rels = ElementTree.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+        targets = {r.get("Id"): r.get("Target") for r in rels}
+        shared = ["".join(t.text or "" for t in si.iter(f"{M}t"))
+                  for si in ElementTree.fromstring(z.read("xl/sharedStrings.xml"))] \
+            if "xl/sharedStrings.xml" in z.namelist() else []
+        for sheet in book.find(f"{M}sheets"):
+            out.tabs.append(sheet.get("name"))
+            target = targets[sheet.get(f"{R}id")].lstrip("/")
+            xml = ElementTree.fromstring(z.read(target if target.startswith("xl/") else f"xl/{target}"))
+            widths = {}
+            for col in xml.iter(f"{M}col"):
+                for c in range(int(col.get("min")), int(col.get("max")) + 1):
+                    widths[c] = float(col.get("width"))
+            for row in xml.iter(f"{M}row"):
+                height = float(row.get("ht", DEFAULT_HEIGHT))
+                texts = []
+                for cell in row.iter(f"{M}c"):
+                    text = "".join(t.text or "" for t in cell.iter(f"{M}t")) or (cell.findtext(f"{M}v") or "")
+                    if cell.get("t") == "s":
+                        text = shared[int(text)]
+                    texts.append(text)
+                    if sheet.get("name") != "sheets-host" and MARKDOWN.search(text):
+                        out.markdown.append(f"{sheet.get('name')}!{cell.get('r')}: {text[:80]!r}")
+                    if not text or not wraps[int(cell.get("s", "0"))]:
+                        continue
+                    width = widths.get(_column(cell.get("r")), DEFAULT_WIDTH)
+                    lines = sum(max(1, math.ceil(len(line) / (width - 1))) for line in text.split("\n"))
+                    if height < lines * LINE_POINTS:
+                        out.short.append(f"{sheet.get('name')}!{cell.get('r')}: {lines} lines in {height} pt")
+                if sheet.get("name") == "status":
+                    out.status.append(texts)
+    return out
+
+
+def books(folder: Path) -> list[Path]:
+    return [folder / "public.xlsx", *sorted((folder / "players").glob("*.xlsx"))]
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def played(request, tmp_path_factory):
+    """The books of a game mid-game (the second round's messy submissions checked) and at its end."""
+    game = get_game(request.param)
+    folder = tmp_path_factory.mktemp(request.param)
+    backend = XlsxBackend(folder)
+    engine.new_game(backend, game.name, bot_names(game.min_players), 3, clock=fixed_clock)
+    mid: dict[str, Book] = {}
+    for round_ in range(100):
+        session = engine.open_session(backend, fixed_clock)
+        if host_types(backend, session, 3):
+            session = engine.open_session(backend, fixed_clock)
+        bots_submit(backend, session, 3)
+        if round_ == 1:  # checked once (problems shown), as a check costs a round's reading
+            engine.check(backend, fixed_clock)
+            mid = {p.name: read_book(p) for p in books(folder)}
+        if engine.resolve(backend, early=True, clock=fixed_clock).over:
+            break
+    return mid, {p.name: read_book(p) for p in books(folder)}
+
+
+@pytest.fixture(params=["mid", "end"])
+def seen(request, played) -> dict[str, Book]:
+    """Each book, by file name, mid-game or at the end."""
+    mid, end = played
+    assert mid, "the game ended before its second round"
+    return mid if request.param == "mid" else end
+
+
+def test_wrapped_cells_fit_their_rows(seen):
+    assert {name: book.short for name, book in seen.items() if book.short} == {}
+
+
+def test_no_cell_holds_markdown(seen):
+    assert {name: book.markdown for name, book in seen.items() if book.markdown} == {}
+
+
+def test_status_is_the_first_tab(seen):
+    assert {name: book.tabs[:1] for name, book in seen.items() if book.tabs[:1] != ["status"]} == {}
+
+
+def test_a_players_to_do_is_in_the_status_tabs_first_rows(seen):
+    """The first screen answers "what must I do": the to-do is in the first three rows."""
+    players = {name: book for name, book in seen.items() if name != "public.xlsx"}
+    assert {name: book.status[:3] for name, book in players.items()
+            if not any(row and row[0].strip().lower() == "to do" for row in book.status[:3])} == {}
