@@ -35,6 +35,7 @@ sheets_host.kit.cells.CellError: '999999999999999999999999999999999999999…' is
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 import unicodedata
@@ -145,6 +146,10 @@ def quote(raw: object) -> str:
     return repr(clip(raw))
 
 
+_FOLDED = re.compile(r"[\s_\-.'’]+")
+
+
+@functools.lru_cache(maxsize=1 << 16)  # the same few names are folded again and again, every row read
 def fold(value: str) -> str:
     """A name as compared with another: any case, without spaces, dashes, dots or apostrophes,
     and as phones and pasting bring it: full-width letters, non-breaking spaces (NFKC), invisible
@@ -155,7 +160,7 @@ def fold(value: str) -> str:
     """
     if not value.isascii():
         value = "".join(ch for ch in unicodedata.normalize("NFKC", value) if unicodedata.category(ch) != "Cf")
-    return re.sub(r"[\s_\-.'’]+", "", value.casefold())
+    return _FOLDED.sub("", value.casefold())
 
 
 def _formula_check(raw: object, allowed: str) -> None:

@@ -206,7 +206,7 @@ def says_what(message: str) -> bool:
 
 @pytest.mark.parametrize("name", [pytest.param(g, marks=pytest.mark.slow(15)) if g.startswith("academy") else g
                                   for g in GAMES])
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_parse_survives_any_submit_tab(name, data):
     game, state, player, rows, window = data.draw(tabs(name))

@@ -27,13 +27,13 @@ def requests_by_spreadsheet(fake, since: int) -> Counter:
 
 def played(game: str, players: int | None = None) -> dict:
     """A whole bot game on the fake Google (`sheets-host bench GAME --google`); of Spirit Chain, whose
-    duels run 60 to 90 rounds and whose every command reads the host book whole, the first 40 (a
+    duels run 60 to 90 rounds and whose every command reads the host book whole, the first 24 (a
     request that grows shows long before: issue 9's grew by 17 kB a round)."""
-    return bench_google.run(game, players, rounds=40 if game == "spirit-chain" else None)
+    return bench_google.run(game, players, rounds=24 if game == "spirit-chain" else None)
 
 
 # Seconds a game takes on the fake Google (the slowest are scheduled first; see conftest).
-SECONDS = {"spirit-chain": 20, "pyramid-superiority": 15, "academy-of-witchcraft-arts": 21, "magicians-market": 13}
+SECONDS = {"spirit-chain": 18, "pyramid-superiority": 22, "academy-of-witchcraft-arts": 33, "magicians-market": 17}
 
 
 @pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow(SECONDS.get(g, 6))) for g in names()])
