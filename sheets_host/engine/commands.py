@@ -160,10 +160,14 @@ def lock(backend: Backend, clock: Clock = now_utc, expect: int | None = None) ->
             session.note(record["round"], attempt, "lock", f"submissions copied and tabs locked at {record['frozen at']}")
             check_writable(session, books)
             commit(session, session.state, archive=rows)
+        else:  # locked before (this is a re-run): what counts is the copy taken then
+            frozen = parse_time(record["frozen at"], "rounds:frozen at")
+            readings = _read_submissions(session, record, read, frozen)
         writes = {}
         for role, book in player_books(session).items():
             player = role.split(":", 1)[1]
-            status = status_frame(session, player)
+            # Each player's status says what was locked for them: what counts, and its problems.
+            status = status_frame(session, player, readings[player], frozen)
             writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)},
                                    protect={tab.name: True for tab in session.game.submit_tabs(session.state, player)})
         each_book(backend.in_flight, writes.items())

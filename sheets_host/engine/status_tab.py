@@ -123,9 +123,11 @@ def status_frame(session: Session, player: str | None, reading: Reading | None =
         rows.append(("to do", ("to do", _todo(game, state, player, record))))
         if record is not None:
             rows.append(("", ("deadline", _deadline(record, now))))
-        if due:
+        # Once the round is locked, what the lock read (`lock` passes it) still says what counts.
+        submits = record is not None and game.submits(state, player)
+        if due or (submits and reading is not None):
             rows.append(("", ("your submission", _counts(reading, blocks))))
-        if due and reading is not None:
+        if submits and reading is not None:
             if reading.parsed.submission is not None:
                 rows.append(("", ("what counts", reading.parsed.kept or "nothing")))
             rows += [("problem", ("problem", f"{p.where()}: {p.message}" if p.where() else p.message))

@@ -144,3 +144,23 @@ def test_a_player_with_nothing_to_do_is_told_so_in_the_to_do(tmp_path):
         bots_submit(backend, session, 3, messy=False)
         engine.resolve(backend, early=True, allow_empty=True, clock=fixed_clock)
     assert seen
+
+
+def test_a_lock_tells_each_player_what_was_locked_for_them_and_so_does_its_rerun(tmp_path):
+    """Regression: after `lock` every status said "not checked yet", though the lock had just read
+    what counts. It says what counts at the lock, and a second `lock` (the round locked already,
+    as after a kill) says the same from the copy taken then."""
+    game = get_game("wind-guide-me")
+    backend = XlsxBackend(tmp_path)
+    names = bot_names(game.min_players)
+    engine.new_game(backend, game.name, names, 3, clock=fixed_clock)
+    bots_submit(backend, engine.open_session(backend, fixed_clock), 3, messy=False)
+    shown = []
+    for _ in range(2):
+        engine.lock(backend, later)
+        status = openpyxl.load_workbook(tmp_path / "players" / f"{names[0]}.xlsx")["status"]
+        rows = {status.cell(r, 1).value: status.cell(r, 2).value for r in range(2, 12)}
+        assert rows["your submission"] == "counts" and rows["what counts"], rows
+        assert rows["to do"].startswith("nothing: submissions for round 1 were locked")
+        shown.append(rows)
+    assert shown[0] == shown[1]
