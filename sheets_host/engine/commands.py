@@ -96,6 +96,20 @@ class CheckReport:
                               "problems": len(r.parsed.problems)} for p, r in self.readings.items()])
 
 
+def _tell_players(session: Session, readings: Mapping[str, Reading], moment, protect: bool = False) -> None:
+    """Each player's status, in their own book: what counts of what was read at `moment` (a check,
+    a lock), and its problems; with `protect`, their submit tabs locked too."""
+    game = session.game
+    writes = {}
+    for role, book in player_books(session).items():
+        player = role.split(":", 1)[1]
+        status = status_frame(session, player, readings[player], moment)
+        locks = {tab.name: True for tab in game.submit_tabs(session.state, player)} if protect else {}
+        writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)},
+                               protect=locks)
+    each_book(session.backend.in_flight, writes.items())
+
+
 def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
     """Read every submission, report, and tell each player (in their own book) what counts."""
     with backend.hold("check"):
@@ -103,14 +117,9 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
         record = session.open_round
         if record is None:
             raise RoundError("the game is over: there is nothing to check")
-        readings = _read_submissions(session, record, read, clock())
         checked = clock()
-        writes = {}
-        for role, book in player_books(session).items():
-            player = role.split(":", 1)[1]
-            status = status_frame(session, player, readings[player], checked)
-            writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)})
-        each_book(backend.in_flight, writes.items())
+        readings = _read_submissions(session, record, read, checked)
+        _tell_players(session, readings, checked)
     return CheckReport(record["round"], readings, session.game.round_name(record["round"]),
                        session.game.host_todo(session.state))
 
@@ -163,14 +172,7 @@ def lock(backend: Backend, clock: Clock = now_utc, expect: int | None = None) ->
         else:  # locked before (this is a re-run): what counts is the copy taken then
             frozen = parse_time(record["frozen at"], "rounds:frozen at")
             readings = _read_submissions(session, record, read, frozen)
-        writes = {}
-        for role, book in player_books(session).items():
-            player = role.split(":", 1)[1]
-            # Each player's status says what was locked for them: what counts, and its problems.
-            status = status_frame(session, player, readings[player], frozen)
-            writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)},
-                                   protect={tab.name: True for tab in session.game.submit_tabs(session.state, player)})
-        each_book(backend.in_flight, writes.items())
+        _tell_players(session, readings, frozen, protect=True)
     return RoundDone(record["round"], session.game.round_name(record["round"]))
 
 
