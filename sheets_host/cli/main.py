@@ -7,11 +7,7 @@ commands that use them, so `sheets-host --help` imports none of them; game names
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-import sys
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -20,73 +16,16 @@ import typer
 from sheets_host.games import names as game_names
 from sheets_host.kit.console import echo
 from sheets_host.kit.errors import SheetsHostError
+from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly,
+                      open_where, player_list, webhooks_for)
 from .settings import expected, parse_settings, player_span, setting_columns
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Host online reality games whose data lives in spreadsheets (offline .xlsx or Google Sheets).")
 
 
-class BackendName(str, Enum):
-    xlsx = "xlsx"
-    gsheets = "gsheets"
-
-
-class Auth(str, Enum):
-    service = "service"
-    oauth = "oauth"
-
-
-BACKEND = typer.Option(None, "--backend", help="xlsx (a folder; the default) or gsheets (a host spreadsheet id or URL).")
-CREDENTIALS = typer.Option(None, "--credentials", help="Google: a service-account key file or an OAuth client file.")
-WEBHOOK = typer.Option(None, "--webhook", metavar="URL", help="The Discord channel's webhook address "
-                       "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file).")
-PRIVATE_WEBHOOKS = typer.Option(None, "--private-webhooks", metavar="PATH", help="A file of each player's private "
-                                "channel webhook, one line a player: name, then address (else $SHEETS_HOST_WEBHOOKS, "
-                                "else a .sheets-host-webhooks file). Without one, private pictures are not posted.")
-AUTH = typer.Option(Auth.service, "--auth", help="Google: 'service' (service account) or 'oauth' (log in as yourself).")
-
-
-def _friendly(fn):
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except BrokenPipeError:  # the reader went away (`| head -1`): nothing more to print, no error
-            try:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush fails quietly
-            except (OSError, ValueError):  # io.UnsupportedOperation: not a real file (a test's runner)
-                pass
-            raise typer.Exit(0) from None
-        except (SheetsHostError, OSError) as e:  # a file a host can fix (permissions, a full disk)
-            echo(f"error: {e}", fg=typer.colors.RED, err=True)
-            raise typer.Exit(2) from None
-
-    return run
-
-
-def _backend(where: str, backend: BackendName | None, credentials: Path | None = None, auth: Auth = Auth.service,
-             **options):
-    from sheets_host.backends.kinds import open_backend
-
-    kind = backend.value if backend else ("gsheets" if where.startswith("https://docs.google.com") else "xlsx")
-    if kind == "gsheets":
-        options.update(credentials=str(credentials) if credentials else None, auth=auth.value)
-    return open_backend(kind, where, **options)
-
-
-def _players(spec: str) -> tuple[list[str], dict[str, str]]:
-    players, emails = [], {}
-    for item in spec.split(","):
-        name, _, email = item.partition("=")
-        if name.strip():
-            players.append(name.strip())
-            if email.strip():
-                emails[name.strip()] = email.strip()
-    return players, emails
-
-
 @app.command()
-@_friendly
+@friendly
 def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
         where: str = typer.Argument(..., metavar="WHERE", help="xlsx: a folder to create. gsheets: '-' (new spreadsheets; their URLs are printed)."),
         players: str = typer.Option(..., "--players", help="Comma-separated names; with Google, name=email."),
@@ -109,7 +48,7 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
 
     from sheets_host.engine import commands as engine
 
-    names, emails = _players(players)
+    names, emails = player_list(players)
     settings = parse_settings(game, setting)
     options = {}
     if (backend and backend.value == "gsheets"):
@@ -117,7 +56,7 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
         where_arg = ""
     else:
         where_arg = where
-    b = _backend(where_arg, backend, credentials, auth, **options)
+    b = open_where(where_arg, backend, credentials, auth, **options)
     if adopt:
         with open(adopt, newline="") as f:
             rows = [row for row in csv.reader(f) if len(row) >= 2]
@@ -138,8 +77,8 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
 
 
 @app.command(short_help="Read every submission and report problems; changes no state.")
-@_friendly
-def check(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+@friendly
+def check(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Read every submission, report problems, and tell each player in their own book.
 
@@ -149,7 +88,7 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
     """
     from sheets_host.engine import commands as engine
 
-    report = engine.check(_backend(where, backend, credentials, auth))
+    report = engine.check(open_where(where, backend, credentials, auth))
     echo(report.name)
     echo(report.table().to_string(index=False))
     for reading in report.readings.values():
@@ -160,8 +99,8 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
 
 
 @app.command(short_help="Resolve the open round and write every book.")
-@_friendly
-def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+@friendly
+def resolve(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
             redo: bool = typer.Option(False, "--redo", help="Resolve the last round again from its snapshot and "
                                                             "its archived (maybe corrected) submissions."),
             early: bool = typer.Option(False, "--early", help="Resolve before the round's deadline."),
@@ -173,7 +112,7 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
     """
     from sheets_host.engine import commands as engine
 
-    report = engine.resolve(_backend(where, backend, credentials, auth), redo=redo, early=early,
+    report = engine.resolve(open_where(where, backend, credentials, auth), redo=redo, early=early,
                             allow_empty=allow_empty)
     if report.action == "delivered":
         echo(f"{report.name} had been resolved but not delivered to every book: delivery finished. "
@@ -194,19 +133,9 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help="The game: a 
         echo(report.standings.to_string(index=False))
 
 
-def _webhooks(where: str, webhook: str | None, private_webhooks: Path | None,
-              public: bool) -> tuple[str | None, Path | None]:
-    """The public channel's webhook address (when `public`) and the players' webhooks file, each
-    from its option, its environment variable or its file in the current folder or the game's."""
-    from sheets_host.discord import post as posting
-
-    folders = [Path(where)] if Path(where).is_dir() else []
-    return posting.webhook_url(webhook, folders) if public else None, posting.webhooks_file(private_webhooks, folders)
-
-
 @app.command(short_help="Post the last resolved round to a Discord channel.")
-@_friendly
-def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+@friendly
+def post(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
          webhook: Optional[str] = WEBHOOK, private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS,
          dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; post nothing."),
          as_json: bool = typer.Option(False, "--json", help="With --dry-run: the messages as a JSON list."),
@@ -221,8 +150,8 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     """
     from sheets_host.discord import post as posting
 
-    source = _backend(where, backend, credentials, auth)
-    url, webhooks = _webhooks(where, webhook, private_webhooks, public=not dry_run)
+    source = open_where(where, backend, credentials, auth)
+    url, webhooks = webhooks_for(where, webhook, private_webhooks, public=not dry_run)
     report = posting.post(source, url, dry_run=dry_run, webhooks=webhooks)
     if dry_run and as_json:  # a private message names its player: never its address
         planned = [m.as_dict() for m in report.messages]
@@ -243,8 +172,8 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
 
 
 @app.command(short_help="Check, remind, lock, resolve and post on the deadlines, until the game is over.")
-@_friendly
-def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+@friendly
+def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
           webhook: Optional[str] = WEBHOOK, private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS,
           no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (no reminders either)."),
           once: bool = typer.Option(False, "--once", help="Do what is due now and exit (run it from cron)."),
@@ -261,8 +190,8 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
     from sheets_host.discord import post as posting
     from sheets_host.watch.loop import Watch
 
-    source = _backend(where, backend, credentials, auth)
-    url, webhooks = (None, None) if no_post else _webhooks(where, webhook, private_webhooks, public=True)
+    source = open_where(where, backend, credentials, auth)
+    url, webhooks = (None, None) if no_post else webhooks_for(where, webhook, private_webhooks, public=True)
     if url:
         echo(f"posting to {posting.shown(url)}"
              + (f", and private pictures to the players' webhooks in {webhooks}" if webhooks else ""))
@@ -273,8 +202,8 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fo
 
 
 @app.command(short_help="Undo the last resolve; its submissions go back.")
-@_friendly
-def undo(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+@friendly
+def undo(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Restore the state before the last resolve; the round's submissions go back into the submit tabs.
 
@@ -282,13 +211,13 @@ def undo(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     """
     from sheets_host.engine import commands as engine
 
-    done = engine.undo(_backend(where, backend, credentials, auth))
+    done = engine.undo(open_where(where, backend, credentials, auth))
     echo(f"{done} undone: it is open again with its submissions restored.")
 
 
 @app.command(short_help="Freeze the submit tabs at the deadline.")
-@_friendly
-def lock(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+@friendly
+def lock(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Freeze submissions at the deadline: only the host can edit submit tabs until the next round opens.
 
@@ -296,13 +225,13 @@ def lock(where: str = typer.Argument(..., metavar="WHERE", help="The game: a fol
     """
     from sheets_host.engine import commands as engine
 
-    done = engine.lock(_backend(where, backend, credentials, auth))
+    done = engine.lock(open_where(where, backend, credentials, auth))
     echo(f"{done}: submit tabs locked.")
 
 
 @app.command()
-@_friendly
-def status(where: str = typer.Argument(..., metavar="WHERE", help="The game: a folder, or the host spreadsheet's id or URL."),
+@friendly
+def status(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Show the round, its deadline and who has submitted.
 
@@ -310,7 +239,7 @@ def status(where: str = typer.Argument(..., metavar="WHERE", help="The game: a f
     """
     from sheets_host.engine import commands as engine
 
-    report = engine.status(_backend(where, backend, credentials, auth))
+    report = engine.status(open_where(where, backend, credentials, auth))
     if report.round is None:
         echo(f"{report.game}: the game is over.")
         return
@@ -320,7 +249,7 @@ def status(where: str = typer.Argument(..., metavar="WHERE", help="The game: a f
 
 
 @app.command(short_help="Play a whole bot game on offline .xlsx books.")
-@_friendly
+@friendly
 def demo(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One of: {', '.join(game_names())}."),
          where: Path = typer.Argument(Path("demo"), metavar="WHERE", help="A folder for the books."),
          force: bool = typer.Option(False, "--force", help="Replace a game already in the folder."),
@@ -341,7 +270,7 @@ def demo(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One 
 
 
 @app.command(short_help="Play N bot games in memory: statistics, throughput.")
-@_friendly
+@friendly
 def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
              games: int = typer.Option(1000, "--games", min=1), seed: int = typer.Option(1, "--seed"),
              players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
@@ -376,7 +305,7 @@ def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', 
 
 
 @app.command(short_help="Time each resolve of a bot game (xlsx, or Google requests).")
-@_friendly
+@friendly
 def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One of: {', '.join(game_names())}."),
           players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
           seed: int = typer.Option(1, "--seed"),
@@ -452,7 +381,7 @@ def _bench_google(game: str, players: int | None, rounds: int | None, seed: int,
 
 
 @app.command(short_help="Replay a game from its host book's log into new books.")
-@_friendly
+@friendly
 def replay(where: str = typer.Argument(..., metavar="WHERE", help="The game to replay: a folder, or a host spreadsheet id/URL."),
            into: Path = typer.Argument(..., metavar="INTO", help="A new folder for the replayed .xlsx books."),
            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
@@ -463,12 +392,12 @@ def replay(where: str = typer.Argument(..., metavar="WHERE", help="The game to r
     from sheets_host.engine import commands as engine
     from sheets_host.backends.kinds import open_backend
 
-    rounds = engine.replay(_backend(where, backend, credentials, auth), open_backend("xlsx", str(into)))
+    rounds = engine.replay(open_where(where, backend, credentials, auth), open_backend("xlsx", str(into)))
     echo(f"replayed {rounds} round(s) into {into}")
 
 
 @app.command("games", short_help="List the games; with a GAME, its settings.")
-@_friendly
+@friendly
 def list_games(game: Optional[str] = typer.Argument(None, metavar="GAME", help="A game: show its players and every setting.")):
     """List the games sheets-host can host; with a GAME, every setting `new --set` takes, its
     default and what it means.

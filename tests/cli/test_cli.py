@@ -108,9 +108,9 @@ def test_a_closed_pipe_ends_quietly(capsys):
     """`sheets-host simulate GAME | head -1` once printed "error: [Errno 32] Broken pipe"."""
     import typer
 
-    from sheets_host.cli.main import _friendly
+    from sheets_host.cli.options import friendly
 
-    @_friendly
+    @friendly
     def printing():
         raise BrokenPipeError(32, "Broken pipe")
 
