@@ -51,3 +51,9 @@ def clock():
 @pytest.fixture
 def folder_backend(tmp_path):
     return XlsxBackend(tmp_path / "game")
+
+
+def without_commitments(announcement: str) -> str:
+    """A round's announcement without its commitments (salted afresh by each game and each redo):
+    what the rules made of the round."""
+    return announcement.split("\n### Commitments")[0]

@@ -28,6 +28,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.cells import Problem
 from sheets_host.kit.errors import BookError, RoundError, SheetsHostError
 from sheets_host.kit.game import Outcome, Window, rng_for
+from . import commitments
 from .announcements_tab import announcements
 from .commit import (ResolveReport, after_commit, archived_submits, attempt_records, caught_up, check_writable, commit,
                      held, next_commit, set_aside_once, type_state)
@@ -96,18 +97,28 @@ class CheckReport:
                               "problems": len(r.parsed.problems)} for p, r in self.readings.items()])
 
 
-def _tell_players(session: Session, readings: Mapping[str, Reading], moment, protect: bool = False) -> None:
+def _tell_players(session: Session, readings: Mapping[str, Reading], moment, locked: bool = False) -> None:
     """Each player's status, in their own book: what counts of what was read at `moment` (a check,
-    a lock), and its problems; with `protect`, their submit tabs locked too."""
+    a lock), and its problems. A lock also protects their submit tabs, shows each player their
+    commitments and publishes everyone's in the public book."""
     game = session.game
+    committed = commitments.read(session.tabs, session.players) if locked else []
     writes = {}
     for role, book in player_books(session).items():
         player = role.split(":", 1)[1]
-        status = status_frame(session, player, readings[player], moment)
-        locks = {tab.name: True for tab in game.submit_tabs(session.state, player)} if protect else {}
-        writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)},
-                               protect=locks)
+        tabs = {"status": status_frame(session, player, readings[player], moment)}
+        if locked:
+            tabs[commitments.PRIVATE_TAB] = commitments.private_frame(game, committed, player)
+        locks = {tab.name: True for tab in game.submit_tabs(session.state, player)} if locked else {}
+        writes[role] = partial(book.write, tabs, layouts=_layouts(tabs), protect=locks)
+    if locked:
+        tabs = {commitments.PUBLIC_TAB: commitments.public_frame(game, committed)}
+        writes["public"] = partial(session.backend.book("public").write, tabs, layouts=_layouts(tabs))
     each_book(session.backend.in_flight, writes.items())
+
+
+def _layouts(tabs: Mapping[str, pd.DataFrame]) -> dict:
+    return {name: status_layout(tab) if name == "status" else commitments.layout(tab) for name, tab in tabs.items()}
 
 
 def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
@@ -167,12 +178,14 @@ def lock(backend: Backend, clock: Clock = now_utc, expect: int | None = None) ->
             rows += _set_aside(record["round"], attempt + 1, readings)
             record.update({"status": "locked", "attempt": attempt, "frozen at": stamp(frozen)})
             session.note(record["round"], attempt, "lock", f"submissions copied and tabs locked at {record['frozen at']}")
+            made = commitments.of_submissions(session.game, record["round"], attempt, {p: r.rows for p, r in readings.items()},
+                                              session.players, record["frozen at"], session.commit.salt_key)
             check_writable(session, books)
-            commit(session, session.state, archive=rows)
+            commit(session, session.state, archive=rows, commitments=made)
         else:  # locked before (this is a re-run): what counts is the copy taken then
             frozen = parse_time(record["frozen at"], "rounds:frozen at")
             readings = _read_submissions(session, record, read, frozen)
-        _tell_players(session, readings, frozen, protect=True)
+        _tell_players(session, readings, frozen, locked=True)
     return RoundDone(record["round"], session.game.round_name(record["round"]))
 
 
@@ -221,6 +234,16 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
     return _apply(session, books, read, record, session.state, readings, attempt, archive, redo=False)
 
 
+def _submission_commitments(session: Session, number: int, attempt: int, readings: Mapping[str, Reading],
+                            earlier: list[dict]) -> list[dict]:
+    """The attempt's commitments to what counts for each player: those its lock made, or new ones."""
+    made = [r for r in commitments.current(earlier, number, "submission") if r["attempt"] == attempt]
+    if made:
+        return []
+    return commitments.of_submissions(session.game, number, attempt, {p: r.rows for p, r in readings.items()},
+                                      session.players, stamp(session.clock()), session.commit.salt_key)
+
+
 def _redo(session: Session, books, read, **_) -> ResolveReport:
     last = session.last_resolved
     if last is None:
@@ -254,6 +277,13 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
             submissions[player] = reading.parsed.submission
             session.note(number, attempt, "submission", reading.parsed.kept, player)
     outcome: Outcome = game.resolve(state, submissions, rng_for(session.config["seed"], number, "resolve"))
+    # The round's commitments: a redo's replace the round's earlier ones, which stay, superseded.
+    committed = commitments.read(session.tabs, session.players)
+    if redo:
+        # A lock of the next round stays: its rows are untouched.
+        committed = commitments.supersede(committed, f"redone at {stamp(clock())}", number, number)
+    made = _submission_commitments(session, number, attempt, readings, committed)
+    fixed = session.fixed() if number == 1 else None
     for line in outcome.log:
         session.note(number, attempt, "resolve", line)
     new_state = outcome.state
@@ -279,7 +309,6 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     # Those of later rounds (undone) go with it: the rounds will start from other states.
     snapshots = snapshot_tabs(session.tabs["snapshots"])
     earlier = {n: tabs for n, tabs in snapshots.items() if n < number}
-    fixed = session.fixed() if number == 1 else None
     added, extra = snapshot_rows(game, state, number, earlier, fixed), {}
     if number in snapshots:
         if snapshots[number] != snapshot_of(game, state, fixed):
@@ -287,13 +316,20 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
                     if cells.text(r.get("round")) in {str(n) for n in earlier}]
             extra = {"snapshots": frame(kept + added, SNAPSHOTS.header)}
         added = []
-    text = game.announcement(state, new_state)
+    submitted = [r for r in committed + made if r["round"] == number and r["attempt"] == attempt
+                 and r["kind"] == "submission" and not r.get("superseded")]
+    made += commitments.of_round(game, number, attempt, state, fixed, record, submitted, stamp(clock()),
+                                 session.commit.salt_key)
+    if redo:
+        extra[commitments.COMMITMENTS.name] = commitments.host_frame(committed + made)
+    text = commitments.announced(game, committed + made, number, state, new_state)
     files = round_files(game, new_state, number, text)
     check_writable(session, books)
     try:
         # A redo leaves submit tabs alone (players may already be typing the next round): it owes
         # them nothing.
-        commit(session, new_state, archive=archive, snapshots=added, extra=extra, operation=next_commit(
+        commit(session, new_state, archive=archive, snapshots=added, extra=extra, commitments=[] if redo else made,
+               operation=next_commit(
             session, "redo" if redo else "resolve", number, attempt, files=files,
             held={} if redo else held(session, session.state, read)))
     except SheetsHostError as e:
@@ -341,8 +377,11 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
             {**last, "status": "open", "frozen at": None, "resolved at": None, "rows read": None}]
         session.note(number, attempt, "undo", f"round {number} undone: state restored from its snapshot"
                      + (f"; rows typed for round {number + 1} by {', '.join(aside)} set aside in the archive" if aside else ""))
+        # The next round's lock, if any, goes with the round.
+        withdrawn = commitments.supersede(commitments.read(session.tabs, session.players), f"undone at {stamp(clock())}",
+                                          number)
         check_writable(session, books)
-        commit(session, state, archive=archive,
+        commit(session, state, archive=archive, extra={commitments.COMMITMENTS.name: commitments.host_frame(withdrawn)},
                operation=next_commit(session, "undo", number, attempt, held=held(session, session.state, read)))
         session.state = state
         with after_commit(session.game.round_name(number), "undone"):
@@ -406,7 +445,7 @@ def replay(source: Backend, target: Backend, clock: Clock = now_utc) -> int:
         return (lambda: moment) if moment else clock
 
     session = new_game(target, game.name, src.players, src.config["seed"], src.emails, settings,
-                       at(src.rounds[0].get("opened at") if src.rounds else None))
+                       at(src.rounds[0].get("opened at") if src.rounds else None), salt_key=src.commit.salt_key)
     first = src.snapshot(1) if resolved else src.state
     dumped = game.dump(first)
     session.host.write({**{s.name: src.tabs[s.name] for s in game.data_tabs},

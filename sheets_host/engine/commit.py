@@ -23,6 +23,8 @@ from sheets_host.kit.errors import BookError, SheetsHostError
 from sheets_host.kit.game import Game
 from sheets_host.kit.layout import lay_out_tab
 from .announcements_tab import announcements
+from .commitments import COMMITMENTS, announced, host_frame
+from .commitments import read as read_commitments
 from .delivery import (check_owner, deliver, delivered, file_digest, fresh_submits, grown, other_books, round_files,
                        settle_files, submit_frames)
 from .host import (ARCHIVE, ARCHIVE_KEYS, LOG, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Held, Session,
@@ -42,9 +44,10 @@ def attempt_records(round_number: int, attempt: int, use: str, rows_by_player: M
 
 
 def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapshots: Sequence[dict] = (),
-           operation: Commit | None = None, extra: Mapping[str, pd.DataFrame] = {}) -> None:
-    """One write of the host book: the state and rounds whole; the new log, archive and snapshot
-    rows appended, so what is sent stays the same size however long the game has run."""
+           commitments: Sequence[dict] = (), operation: Commit | None = None,
+           extra: Mapping[str, pd.DataFrame] = {}) -> None:
+    """One write of the host book: the state and rounds whole; the new log, archive, snapshot and
+    commitment rows appended, so what is sent stays the same size however long the game has run."""
     dumped = session.game.dump(state)
     tabs = {**{s.name: s.frame(dumped[s.name]) for s in session.game.state_tabs},
             "rounds": ROUNDS.frame(session.rounds), **extra}
@@ -53,7 +56,7 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
         tabs[ENGINE_TAB] = operation.frame()
     added = {"log": frame(session.log, LOG_HEADER),
              "archive": frame(archive, archive_header(session.game)),
-             "snapshots": frame(snapshots, SNAPSHOTS.header)}
+             "snapshots": frame(snapshots, SNAPSHOTS.header), COMMITMENTS.name: host_frame(commitments)}
     append = {}
     for name in [s.name for s in session.game.state_tabs if s.name not in extra]:
         rows = grown(session.tabs.get(name), tabs[name])
@@ -81,7 +84,7 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
     # The engine's tabs: widths from what their columns hold; the rounds' fingerprints one line a row.
     submit_tabs = {"tab": [t.name for t in game.every_submit_tab()]} if game.several_submit_tabs else {}
     layouts |= {s.name: lay_out_tab(whole[s.name], s, players=session.players, choices=submit_tabs, clipped=["rows read"])
-                for s in (ROUNDS, ARCHIVE, LOG, SNAPSHOTS) if s.name in whole}
+                for s in (ROUNDS, ARCHIVE, LOG, SNAPSHOTS, COMMITMENTS) if s.name in whole}
     session.host.write(tabs, append=append, layouts=layouts, hidden=(ENGINE_TAB,),
                        shown={name: session.tabs[name] for name in whole if name in session.tabs})
     session.tabs.update(whole)
@@ -109,7 +112,7 @@ def next_commit(session: Session, operation: str, round_number: int, attempt: in
     """The commit a command makes, with what its delivery owes: the `files` it writes (recorded by
     digest) and what each player's submit tabs `held` when it read them, if it replaces them."""
     return Commit(session.commit.version + 1, operation, round_number, attempt,
-                  {name: file_digest(data) for name, data in files.items()}, dict(held))
+                  {name: file_digest(data) for name, data in files.items()}, dict(held), session.commit.salt_key)
 
 
 def held(session: Session, state: Any, read: Mapping[str, Mapping[str, pd.DataFrame]]) -> dict[str, Held]:
@@ -176,7 +179,8 @@ def owed_files(session: Session) -> dict[str, bytes]:
     last = session.commit
     if last.operation not in ("resolve", "redo"):
         return {}
-    text = session.game.announcement(session.snapshot(last.round), session.state)
+    text = announced(session.game, read_commitments(session.tabs, session.players), last.round,
+                     session.snapshot(last.round), session.state)
     return round_files(session.game, session.state, last.round, text)
 
 
@@ -245,7 +249,7 @@ def finish_delivery(session: Session, books: Mapping[str, Book], read: Mapping[s
     commit(session, state, archive=rows)
     text = None
     if last.operation in ("resolve", "redo"):
-        text = game.announcement(session.snapshot(number), state)
+        text = announced(game, read_commitments(session.tabs, session.players), number, session.snapshot(number), state)
     public = read.get("public", {}).get("announcements")
     targets = {r: books[r] for r in behind}
     deliver(session, state, targets, submits=submits, shown=read,

@@ -22,6 +22,8 @@ from sheets_host.kit.errors import BookError, SheetsHostError
 from sheets_host.kit.game import Game
 from sheets_host.kit.table import TEMPLATES
 from .commit import caught_up, commit
+from sheets_host.kit.commitment import new_salt
+from .commitments import of_seed
 from .delivery import deliver, fresh_submits, settle_files
 from .host import (archive_header, BOOKS_HEADER, ENGINE_DEFAULTS, ENGINE_SETTINGS, SNAPSHOTS, Clock, Commit, Session,
                    frame, name_key, now_utc, parse_time, read_config, reindex, stamp)
@@ -79,9 +81,10 @@ def _name_problems(players: Sequence[str]) -> list[str]:
 
 def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int,
              emails: Mapping[str, str] | None = None, settings: Mapping[str, object] | None = None,
-             clock: Clock = now_utc, force: bool = False) -> Session:
+             clock: Clock = now_utc, force: bool = False, salt_key: str = "") -> Session:
     """Create the host, public and players' books of a new game; refuses to replace a game unless
-    `force`."""
+    `force`. `salt_key`: the secret of the commitments' salts (`replay` keeps the original's), else a
+    new one."""
     game = get_game(game_name)
     players = [cells.text(p) for p in players]
     problems = _name_problems(players)
@@ -130,7 +133,7 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
             backend.discard()
         try:
             session, books = _create_and_commit(backend, game, players, seed, emails, config, config_frame,
-                                                data_frames, data, state, clock)
+                                                data_frames, data, state, clock, salt_key or new_salt())
         except SheetsHostError as e:  # a refusal before the commit: all of it or nothing
             left = backend.abandon_new()
             if not left:
@@ -147,7 +150,7 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
 
 def _create_and_commit(backend: Backend, game: Game, players: Sequence[str], seed: int, emails: Mapping[str, str],
                        config: Mapping[str, Any], config_frame: pd.DataFrame, data_frames: Mapping[str, pd.DataFrame],
-                       data: Mapping[str, Any], state: Any, clock: Clock) -> tuple[Session, dict[str, Book]]:
+                       data: Mapping[str, Any], state: Any, clock: Clock, key: str) -> tuple[Session, dict[str, Book]]:
     """Every book of a new game made and shared, then the commit: what `new` undoes when refused.
     The session and the books to deliver to (all but the host's)."""
     host = backend.create("host", f"{game.title} (host)")
@@ -164,7 +167,8 @@ def _create_and_commit(backend: Backend, game: Game, players: Sequence[str], see
                         "deadline": stamp(deadline) if deadline else None, "opened at": stamp(clock())}],
                       clock=clock)
     session.note(0, 0, "new", f"{game.title} created for {', '.join(players)} with seed {seed}")
-    commit(session, state, operation=Commit(1, "new"), extra={
+    commit(session, state, operation=Commit(1, "new", salt_key=key), commitments=[of_seed(game, seed, stamp(clock()), key)],
+           extra={
         "config": config_frame, **data_frames,
         "players": frame([{"player": p, "email": emails.get(p), "book": refs[f"player:{p}"]} for p in players],
                          ["player", "email", "book"]),

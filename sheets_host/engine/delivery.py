@@ -32,6 +32,7 @@ from sheets_host.kit.errors import BookError, SchemaErrors
 from sheets_host.kit.game import Game
 from sheets_host.kit.layout import INPUT_ROWS, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
 from sheets_host.kit.table import SubmitTab
+from . import commitments
 from .announcements_tab import announcements_layout
 from .host import Commit, Session, frame, name_key, read_commit, row_ref
 from .status_tab import status_frame, status_layout
@@ -269,19 +270,24 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
     game = session.game
     stamp_tab = session.commit.shown()
     current = 1 + max((r["round"] for r in session.rounds if r["status"] == "resolved"), default=0)
+    committed = commitments.read(session.tabs, session.players)
     for role, book in books.items():
         kind, _, name = role.partition(":")
         protect = {}
         status = status_frame(session, name if kind == "player" else None)
+        engine_views = {}
         if role == "public":
             views = game.public_view(state)
+            engine_views = {commitments.PUBLIC_TAB: commitments.public_frame(game, committed)}
         elif kind == "player":
             views = {**game.private_view(state, name), HISTORY: history_frame(session, name)}
+            engine_views = {commitments.PRIVATE_TAB: commitments.private_frame(game, committed, name)}
         else:
             views = game.group_view(state, role)
         # The status first: a writer creates tabs in this order, so a new book opens on it.
-        tabs = {"status": status, **views}
-        layouts = {"status": status_layout(status), **view_layouts(game, views)}
+        tabs = {"status": status, **views, **engine_views}
+        layouts = {"status": status_layout(status), **view_layouts(game, views),
+                   **{t: commitments.layout(f) for t, f in engine_views.items()}}
         if HISTORY in views:
             layouts[HISTORY] = history_layout(views[HISTORY])
         if role == "public" and announcements_tab is not None:

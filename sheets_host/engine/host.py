@@ -146,6 +146,9 @@ class Commit:
     files: Mapping[str, str] = field(default_factory=dict)
     # player -> what their submit tabs held when read, for a command that replaces them.
     held: Mapping[str, Held] = field(default_factory=dict)
+    # The secret every commitment's salt is derived from (`commitment.salt_for`), drawn by `new`
+    # and never shown or revealed; blank in a game made before commitments (salts then random).
+    salt_key: str = ""
 
     @property
     def last_round_kept(self) -> int:
@@ -161,7 +164,8 @@ class Commit:
         """The host's engine tab: the commit as shown, then what its delivery owes, a row each."""
         rows = [*({"key": f"file {path}", "value": digest} for path, digest in self.files.items()),
                 *({"key": f"held by {player}", "value": json.dumps({"tabs": list(h.tabs), "digest": h.digest})}
-                  for player, h in self.held.items())]
+                  for player, h in self.held.items()),
+                *([{"key": "salt key", "value": self.salt_key}] if self.salt_key else [])]
         return pd.concat([self.shown(), frame(rows, ["key", "value"])], ignore_index=True)
 
 
@@ -427,7 +431,8 @@ def read_commit(data: pd.DataFrame | None) -> Commit:
         return Commit(int(float(cells.text(values.get("version")) or 0)), cells.text(values.get("operation")),
                       int(float(cells.text(values.get("round")) or 0)), int(float(cells.text(values.get("attempt")) or 0)),
                       {key.removeprefix("file "): cells.text(value) for key, value in values.items() if key.startswith("file ")},
-                      {player: Held(tuple(h["tabs"]), h["digest"]) for player, h in held.items()})
+                      {player: Held(tuple(h["tabs"]), h["digest"]) for player, h in held.items()},
+                      cells.text(values.get("salt key")))
     except (ValueError, TypeError, KeyError):
         raise SchemaErrors([SchemaError(ENGINE_TAB, None, "value", "", "the engine's own numbers (restore the tab)")]) from None
 

@@ -39,11 +39,11 @@ def all_books(backend):
 def test_new_creates_host_public_and_one_book_per_player(folder_backend):
     new(folder_backend)
     assert {"config", "players", "hand", "sites", "stones", "missed", "rounds", "archive", "snapshots", "log",
-            "books"} <= set(tabs(folder_backend, "host"))
-    assert set(tabs(folder_backend, "public")) == {"sites", "status", ENGINE_TAB}
+            "books", "commitments"} <= set(tabs(folder_backend, "host"))
+    assert set(tabs(folder_backend, "public")) == {"sites", "status", "commitments", ENGINE_TAB}
     for p in PLAYERS:
         assert set(tabs(folder_backend, f"player:{p}")) == {"submit", "private", "my stones", "status", HISTORY,
-                                                             ENGINE_TAB}
+                                                             "my commitments", ENGINE_TAB}
 
 
 def test_new_refuses_a_wrong_number_of_players_or_duplicate_names(folder_backend):
@@ -245,7 +245,7 @@ def test_books_are_routed_only_to_their_reader(tmp_path):
     demo("wind-guide-me", backend, 8, say=lambda s: None, clock=fixed_clock)
     host_stones = tabs(backend, "host")["stones"]
     public = tabs(backend, "public")
-    assert set(public) == {"sites", "status", "announcements", "standings", ENGINE_TAB}
+    assert set(public) == {"sites", "status", "announcements", "standings", "commitments", ENGINE_TAB}
     for p in PLAYERS:
         book = tabs(backend, f"player:{p}")
         mine = host_stones[host_stones["player"] == p]

@@ -119,9 +119,10 @@ def test_books_go_in_flight_together_within_the_bound_with_the_same_requests_and
     # The same requests to each spreadsheet (the floor: lease and commit, a read and a write a book)...
     assert Counter((c.method, c.sid) for c in together.requests) == Counter((c.method, c.sid) for c in alone.requests)
     # check: the lease and its release, every book read, each player's status written; lock and
-    # resolve: the lease and the commit, every book read and written (lock: the players')
+    # resolve: the lease and the commit, every book read and written (lock: the players', and the
+    # public book's commitments)
     players = len(EMAILS)
-    assert len(together.requests) == {"check": 3 + 2 * players, "lock": 3 + 2 * players, "resolve": 4 + 2 * players}[command]
+    assert len(together.requests) == {"check": 3 + 2 * players, "lock": 4 + 2 * players, "resolve": 4 + 2 * players}[command]
     # ...and the same books, ids made up by the fake included (a lock's protected ranges): nothing
     # depends on which came first.
     assert books(together) == books(alone)

@@ -109,11 +109,15 @@ class Seen:
                 numbers.add(int(v))
             text = str(v).strip()
             cells.add(text)
-            numbers.update(int(n) for n in re.findall(r"(?<![\d.])(\d+)(?!\d|\.\d)", text))
+            # A commitment or a salt (hex) says nothing of what it commits to: its digits are no number.
+            numbers.update(int(n) for n in re.findall(r"(?<![\d.])(\d+)(?!\d|\.\d)", HEX.sub("", text)))
         return cls(cells, numbers)
 
     def text(self) -> str:
         return "\n".join(sorted(self.cells))
+
+
+HEX = re.compile(r"\b[0-9a-f]{32}(?:[0-9a-f]{32})?\b")
 
 
 def frame_values(frames: dict[str, pd.DataFrame]) -> list:

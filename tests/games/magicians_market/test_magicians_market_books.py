@@ -24,11 +24,11 @@ def test_the_demo_plays_7_days_with_15_bots_on_xlsx(folder_backend):
                                               "garnets", "result"]
     public = folder_backend.book("public").read()
     assert {"goods now", "prices", "inventories", "sales", "shows", "magicians", "tastes", "results",
-            "announcements", "status", ENGINE_TAB} == set(public)
+            "announcements", "status", "commitments", ENGINE_TAB} == set(public)
     assert list(announced(get_game("magicians-market"), public["announcements"])) == list(range(1, 8)) and len(public["sales"]) > 0
     assert "coins" not in public["results"].columns
     ada = folder_backend.book("player:Ada").read()
-    assert set(ada) == {"private", "my days", "submit", "status", HISTORY, ENGINE_TAB} and len(ada["my days"]) == 7
+    assert set(ada) == {"private", "my days", "submit", "status", HISTORY, "my commitments", ENGINE_TAB} and len(ada["my days"]) == 7
     files = sorted(p.name for p in folder_backend.output_dir().iterdir())
     assert files == [f"round-{n:02d}.md" for n in range(1, 8)]
 

@@ -38,12 +38,12 @@ def test_the_demo_plays_15_days_and_writes_every_book(played):
     assert len(report.standings) == 9 and set(report.standings["rank"]) <= {1, 2, 3}
     public = tabs(backend, "public")
     assert set(public) == {"participants", "proposed pieces", "pyramid", "from the top", "points", "scoring rounds",
-                           "standings", "status", "announcements", ENGINE_TAB}
+                           "standings", "status", "announcements", "commitments", ENGINE_TAB}
     assert list(announced(get_game("pyramid-superiority"), public["announcements"])) == list(range(1, 16)) and public["pyramid"]["round built"].notna().all()
     for name in NAMES:
         book = tabs(backend, f"player:{name}")
         guest = name in RED + GREEN
-        assert set(book) == {"submit", "me", "my statement", "status", HISTORY, ENGINE_TAB} | (
+        assert set(book) == {"submit", "me", "my statement", "status", HISTORY, "my commitments", ENGINE_TAB} | (
             set() if guest else {"construction"})
     for meadow in ("red", "green"):
         assert set(tabs(backend, f"meadow:{meadow}")) == {"pieces", "proposals", "status", ENGINE_TAB}

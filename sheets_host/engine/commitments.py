@@ -1,0 +1,178 @@
+"""Verifiable hosting during the game: what the host commits to, and when (`docs/verify.md`).
+
+- `new` commits to the seed (a salted commitment of the game and the seed), published at once.
+- `lock` (or `resolve`, for a round not locked) commits to what counted for each player: the
+  rows of the attempt the round is resolved with, each player with a salt of their own.
+- `resolve` commits to what the host put in (the state the round is resolved from, with every
+  host edit, and the round's window), and publishes the round's root over all of them.
+- A redo or an undo marks the round's commitments superseded (the public book keeps them), and
+  the round resolved again gets new ones.
+
+The host book's `commitments` tab keeps every commitment with its salt and, for a seed and a
+submission, its canonical text (the host may correct archived rows before a redo: the text keeps
+what was committed). Public books show the commitments; a player's book shows their own texts
+and salts; the record (`record.py`) reveals the rest after the game. Salts come from the
+operating system (`commitment.new_salt`): they are drawn once, committed to the host book in the
+same write as the rows they salt, and never again, so a command killed and run again publishes
+what the host book holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from sheets_host.kit.cells import SubmitRow
+from sheets_host.kit.commitment import (ENCODING, KINDS, counted_rows, digest, host_text, root_text, salt_for,
+                                        seed_text, submission_text)
+from sheets_host.kit.game import Game
+from sheets_host.kit.layout import TabLayout, lay_out
+from sheets_host.kit.table import Column, TabSchema
+from .host import CELL_PART, frame, parse_time, snapshot_of, stamp
+
+COMMITMENTS = TabSchema("commitments", (
+    Column("round", "int", lo=0, doc="0: the seed, committed when the game was made"),
+    Column("attempt", "int", lo=0, doc="the archive's attempt the commitment is of"),
+    Column("kind", "choice", KINDS, doc="seed, a player's submission, the host's inputs, or the round's root"),
+    Column("player", "player", optional=True),
+    Column("encoding", "int", lo=1, doc="the canonical text's version (docs/verify.md)"),
+    Column("salt", optional=True, doc="secret until the record: 128 random bits"),
+    Column("commitment", doc="SHA-256 of the canonical text"),
+    Column("made at"),
+    Column("superseded", optional=True, doc="why it no longer counts (a redo, an undo)"),
+    Column("text", optional=True, doc="the canonical text of a seed or a submission, as committed")),
+    "Every commitment the game published, with its secret salt (docs/verify.md).")
+PUBLIC_TAB = "commitments"
+PRIVATE_TAB = "my commitments"
+WHAT = {"seed": "seed", "submission": "submission", "host": "host's inputs", "round": "round root"}
+
+
+def read(tabs: Mapping[str, pd.DataFrame], players: Sequence[str]) -> list[dict]:
+    """The host book's commitments (none in a game made before they existed)."""
+    data = tabs.get(COMMITMENTS.name)
+    if data is None:
+        return []
+    return [{k: v for k, v in r.items() if k != "_row"} for r in COMMITMENTS.records(data, players)]
+
+
+def current(rows: Sequence[Mapping], round_number: int, kind: str | None = None) -> list[Mapping]:
+    """The round's commitments that count (none superseded), of one kind or all."""
+    return [r for r in rows if r["round"] == round_number and not r.get("superseded")
+            and (kind is None or r["kind"] == kind)]
+
+
+def _row(round_number: int, attempt: int, kind: str, salt: str | None, text: str | None, at: str,
+         player: str | None = None, commitment: str | None = None) -> dict:
+    return {"round": round_number, "attempt": attempt, "kind": kind, "player": player, "encoding": ENCODING,
+            "salt": salt, "commitment": commitment or digest(text), "made at": at,
+            "text": text if text is not None and len(text) <= CELL_PART else None}
+
+
+def of_seed(game: Game, seed: int, at: str, key: str) -> dict:
+    """The seed's commitment, made when the game is."""
+    salt = salt_for(key, "seed")
+    return _row(0, 0, "seed", salt, seed_text(game.name, seed, salt), at)
+
+
+def of_submissions(game: Game, round_number: int, attempt: int, rows: Mapping[str, Sequence[SubmitRow]],
+                   players: Sequence[str], at: str, key: str) -> list[dict]:
+    """Each player's commitment to what counts for them (`rows`), in seating order."""
+    out = []
+    for player in players:
+        salt = salt_for(key, f"{round_number}/{attempt}/submission/{player}")
+        text = submission_text(game.name, round_number, player, counted_rows(rows.get(player, ())), salt)
+        out.append(_row(round_number, attempt, "submission", salt, text, at, player))
+    return out
+
+
+def window(record: Mapping) -> dict[str, str | None]:
+    """The round's window as the host commitment holds it: each time stamped in one form."""
+    out = {}
+    for key in ("opened at", "frozen at"):
+        moment = parse_time(record.get(key), f"rounds:{key}")
+        out[key] = stamp(moment) if moment else None
+    return out
+
+
+def host_commitment(game: Game, round_number: int, state: Any, fixed: Mapping | None, record: Mapping,
+                    salt: str) -> str:
+    """The host's commitment for a round resolved from `state` (and round 1's `fixed` settings and data)."""
+    return digest(host_text(game.name, round_number, snapshot_of(game, state, fixed), window(record), salt))
+
+
+def of_round(game: Game, round_number: int, attempt: int, state: Any, fixed: Mapping | None, record: Mapping,
+             submissions: Sequence[Mapping], at: str, key: str) -> list[dict]:
+    """The host's commitment and the round's root, made at its resolve; `submissions` are the
+    attempt's player commitments, in seating order."""
+    salt = salt_for(key, f"{round_number}/{attempt}/host")
+    host = _row(round_number, attempt, "host", salt, None, at,
+                commitment=host_commitment(game, round_number, state, fixed, record, salt))
+    root = root_text(game.name, round_number, [(r["player"], r["commitment"]) for r in submissions], host["commitment"])
+    return [host, _row(round_number, attempt, "round", None, root, at)]
+
+
+def supersede(rows: Sequence[Mapping], why: str, first_round: int, last_round: int | None = None) -> list[dict]:
+    """The commitments of rounds `first_round` to `last_round` (or every later one) marked
+    superseded (`why`), unless they already are; the seed's never."""
+    def hit(r: Mapping) -> bool:
+        return 0 < first_round <= r["round"] and (last_round is None or r["round"] <= last_round)
+    return [{**r, "superseded": why} if hit(r) and not r.get("superseded") else dict(r) for r in rows]
+
+
+def host_frame(rows: Sequence[Mapping]) -> pd.DataFrame:
+    return frame(rows, COMMITMENTS.header)
+
+
+def _label(game: Game, round_number: int) -> str:
+    return "before round 1" if round_number == 0 else game.round_name(round_number)
+
+
+def public_frame(game: Game, rows: Sequence[Mapping]) -> pd.DataFrame:
+    """The public book's commitments tab: every commitment ever published, none taken away."""
+    return frame([{"round": _label(game, r["round"]), "what": WHAT[r["kind"]], "player": r.get("player"),
+                   "commitment": r["commitment"], "made at": r["made at"], "superseded": r.get("superseded")}
+                  for r in rows], ["round", "what", "player", "commitment", "made at", "superseded"])
+
+
+HOW_TO_CHECK = ("Copy a row's committed text into any SHA-256 tool (sha256sum, an online SHA-256 calculator): "
+                "it gives the commitment beside it, the one the public book's commitments tab shows. "
+                "The text holds exactly the rows that counted for you and your salt.")
+
+
+def private_frame(game: Game, rows: Sequence[Mapping], player: str) -> pd.DataFrame:
+    """A player's own commitments: the round, the commitment, the salt and the text committed,
+    under a first row saying how to check one."""
+    mine = [{"round": _label(game, r["round"]), "commitment": r["commitment"], "salt": r["salt"],
+             "made at": r["made at"], "note": r.get("superseded"),
+             "committed text": r.get("text") or "(too long for a cell: in the record after the game)"}
+            for r in rows if r["kind"] == "submission" and r.get("player") == player]
+    return frame([{"round": "how to check", "note": HOW_TO_CHECK}, *mine],
+                 ["round", "commitment", "salt", "made at", "note", "committed text"])
+
+
+def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
+    """What a round's announcement says of its commitments: its root (and round 1, the seed's)."""
+    roots = current(rows, round_number, "round")
+    if not roots:
+        return ""
+    lines = ["### Commitments", "", f"Round root: `{roots[-1]['commitment']}`"]
+    seed = [r for r in rows if r["kind"] == "seed"]
+    if round_number == 1 and seed:
+        lines.append(f"Seed commitment, published when the game was made: `{seed[0]['commitment']}`")
+    lines.append("Every player's commitment is in the public book's commitments tab; "
+                 "`sheets-host verify` checks them all after the game.")
+    return "\n".join(lines)
+
+
+def announced(game: Game, rows: Sequence[Mapping], round_number: int, before: Any, after: Any) -> str:
+    """A round's announcement: the game's, then its commitments."""
+    text = game.announcement(before, after)
+    lines = announcement_lines(rows, round_number)
+    return f"{text.rstrip()}\n\n{lines}\n" if lines else text
+
+
+def layout(tab: pd.DataFrame) -> TabLayout:
+    """A commitments tab: a hash or a committed text one line a row, for copying whole."""
+    return lay_out(tab, clipped=["commitment", "salt", "committed text"])
