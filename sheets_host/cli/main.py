@@ -18,6 +18,7 @@ from sheets_host.kit.console import echo
 from sheets_host.kit.errors import SheetsHostError
 from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly,
                       open_where, player_list, webhooks_for)
+from . import records
 from .settings import expected, parse_settings, player_span, setting_columns
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -394,6 +395,10 @@ def replay(where: str = typer.Argument(..., metavar="WHERE", help="The game to r
 
     rounds = engine.replay(open_where(where, backend, credentials, auth), open_backend("xlsx", str(into)))
     echo(f"replayed {rounds} round(s) into {into}")
+
+
+app.command(short_help="Write the game's record after the game, for anyone to verify.")(records.record)
+app.command(short_help="Check a game's record and what was published, offline.")(records.verify)
 
 
 @app.command("games", short_help="List the games; with a GAME, its settings.")

@@ -318,7 +318,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
         added = []
     submitted = [r for r in committed + made if r["round"] == number and r["attempt"] == attempt
                  and r["kind"] == "submission" and not r.get("superseded")]
-    made += commitments.of_round(game, number, attempt, state, fixed, record, submitted, stamp(clock()),
+    made += commitments.of_round(game, number, attempt, state, fixed, session.config, record, submitted, stamp(clock()),
                                  session.commit.salt_key)
     if redo:
         extra[commitments.COMMITMENTS.name] = commitments.host_frame(committed + made)

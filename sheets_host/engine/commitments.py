@@ -19,11 +19,13 @@ what the host book holds.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
+from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.commitment import (ENCODING, KINDS, counted_rows, digest, host_text, root_text, salt_for,
                                         seed_text, submission_text)
@@ -42,7 +44,8 @@ COMMITMENTS = TabSchema("commitments", (
     Column("commitment", doc="SHA-256 of the canonical text"),
     Column("made at"),
     Column("superseded", optional=True, doc="why it no longer counts (a redo, an undo)"),
-    Column("text", optional=True, doc="the canonical text of a seed or a submission, as committed")),
+    Column("text", optional=True, doc="a seed's or a submission's canonical text, as committed; the host's "
+                                       "decisions in the config, for the host's inputs")),
     "Every commitment the game published, with its secret salt (docs/verify.md).")
 PUBLIC_TAB = "commitments"
 PRIVATE_TAB = "my commitments"
@@ -96,19 +99,27 @@ def window(record: Mapping) -> dict[str, str | None]:
     return out
 
 
-def host_commitment(game: Game, round_number: int, state: Any, fixed: Mapping | None, record: Mapping,
-                    salt: str) -> str:
-    """The host's commitment for a round resolved from `state` (and round 1's `fixed` settings and data)."""
-    return digest(host_text(game.name, round_number, snapshot_of(game, state, fixed), window(record), salt))
+def decisions(game: Game, config: Mapping[str, Any]) -> dict[str, str]:
+    """The host's decisions in the config (`Game.host_decisions`), as text: what the host may
+    still set during the game, so a round's commitment and the record keep them as they were."""
+    return {name: cells.text(config.get(name)) for name in game.host_decisions}
 
 
-def of_round(game: Game, round_number: int, attempt: int, state: Any, fixed: Mapping | None, record: Mapping,
-             submissions: Sequence[Mapping], at: str, key: str) -> list[dict]:
-    """The host's commitment and the round's root, made at its resolve; `submissions` are the
-    attempt's player commitments, in seating order."""
+def host_commitment(game: Game, round_number: int, state: Any, fixed: Mapping | None, decided: Mapping[str, str],
+                    record: Mapping, salt: str) -> str:
+    """The host's commitment for a round resolved from `state` (and round 1's `fixed` settings and
+    data) with the host's `decided` decisions."""
+    return digest(host_text(game.name, round_number, snapshot_of(game, state, fixed), decided, window(record), salt))
+
+
+def of_round(game: Game, round_number: int, attempt: int, state: Any, fixed: Mapping | None, config: Mapping[str, Any],
+             record: Mapping, submissions: Sequence[Mapping], at: str, key: str) -> list[dict]:
+    """The host's commitment (its text: the host's decisions, as JSON) and the round's root, made
+    at its resolve; `submissions` are the attempt's player commitments, in seating order."""
     salt = salt_for(key, f"{round_number}/{attempt}/host")
-    host = _row(round_number, attempt, "host", salt, None, at,
-                commitment=host_commitment(game, round_number, state, fixed, record, salt))
+    decided = decisions(game, config)
+    host = _row(round_number, attempt, "host", salt, json.dumps(decided, sort_keys=True, ensure_ascii=False), at,
+                commitment=host_commitment(game, round_number, state, fixed, decided, record, salt))
     root = root_text(game.name, round_number, [(r["player"], r["commitment"]) for r in submissions], host["commitment"])
     return [host, _row(round_number, attempt, "round", None, root, at)]
 

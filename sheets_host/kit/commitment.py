@@ -109,13 +109,14 @@ def submission_text(game: str, round_number: int, player: str, rows: Sequence[Ma
                                     "salt": salt}, encoding)
 
 
-def host_text(game: str, round_number: int, state: Mapping[str, Any], window: Mapping[str, str | None], salt: str,
-              encoding: int = ENCODING) -> str:
+def host_text(game: str, round_number: int, state: Mapping[str, Any], decisions: Mapping[str, str],
+              window: Mapping[str, str | None], salt: str, encoding: int = ENCODING) -> str:
     """What the host put into a round: the state it was resolved from (each state tab's records,
-    with round 1's settings and data), so every host edit between rounds is in it, and when the
-    round opened and was frozen (what time controls read)."""
-    return canonical("host", {"game": game, "round": round_number, "state": dict(state), **dict(window),
-                              "salt": salt}, encoding)
+    with round 1's settings and data), so every host edit between rounds is in it; the host's
+    decisions in the config (a candidate choice); and when the round opened and was frozen (what
+    time controls read)."""
+    return canonical("host", {"game": game, "round": round_number, "state": dict(state), "decisions": dict(decisions),
+                              **dict(window), "salt": salt}, encoding)
 
 
 def root_text(game: str, round_number: int, players: Sequence[tuple[str, str]], host: str,

@@ -21,7 +21,7 @@ from sheets_host.kit import markdown
 from sheets_host.kit.cells import SubmitRow, fold
 from sheets_host.kit.layout import HEADER_FILL
 
-MARKDOWN = re.compile(r"`|\*\*|^\s*\|.*\|\s*$|^\s*#{1,6}\s", re.MULTILINE)  # as tests/engine/test_books_read.py refuses
+MARKDOWN = re.compile(r"`|\*\*|^\s*\|.*\|\s*$|^\s*#{1,6}\s", re.MULTILINE)  # as tests/engine/test_played_games.py refuses
 GAME = get_game("magicians-market")
 DAY_1 = """## Magician's Market: day 1 of 7
 

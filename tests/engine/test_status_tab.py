@@ -20,7 +20,7 @@ from sheets_host.games import get_game
 from sheets_host.kit.layout import INPUT_FILL, NEXT_FILL, PROBLEM_FILL
 
 from tests.conftest import fixed_clock
-from .test_books_read import MARKDOWN
+from .test_played_games import MARKDOWN
 
 GAMES = ["wind-guide-me", "magicians-market", "pyramid-superiority", "spirit-chain", "academy-of-witchcraft-arts"]
 FIRST_SCREEN = 10

@@ -1,15 +1,23 @@
-"""Issue 26: every player's book and the public book of every game, mid-game (problems shown on the
-status tab) and at the end, read at a glance as LibreOffice or Excel shows them:
+"""Every game played by bots to its end through its books, judged as its readers meet it.
+
+Issue 26: every player's book and the public book, mid-game (problems shown on the status tab)
+and at the end, read at a glance as LibreOffice or Excel shows them:
 
 - every wrapped cell is whole (neither program resizes rows when opening a file): each row holding
   a wrapped cell is tall enough for the cell's lines, each line of its text taking
   ceil(length / (column width - 1)) lines of about 12.75 pt (the width from the sheet's <col>,
   8.43 by default);
 - no cell holds Markdown syntax (a backtick, a `| ... |` row, a `#` heading, `**`);
-- the status tab is the first tab, and a player's to-do is in its first rows."""
+- the status tab is the first tab, and a player's to-do is in its first rows.
+
+Issue 28: an honest game verifies: its record (`record`) passes every check of `verify` against
+its public book and its announcement files, in every game, the Academy with an event hosted by
+hand included.
+"""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import zipfile
@@ -19,9 +27,11 @@ from xml.etree import ElementTree
 
 import pytest
 
-from sheets_host.backends.xlsx.backend import XlsxBackend
+from sheets_host.backends.xlsx.backend import XlsxBackend, XlsxBook
 from sheets_host.engine import commands as engine
 from sheets_host.engine.play import bot_names, bots_submit, host_types
+from sheets_host.engine.record import write_record
+from sheets_host.engine.verify import Published, announcement_files, load_record, verify
 from sheets_host.games import get_game
 
 from tests.conftest import fixed_clock
@@ -96,13 +106,20 @@ def books(folder: Path) -> list[Path]:
     return [folder / "public.xlsx", *sorted((folder / "players").glob("*.xlsx"))]
 
 
-@pytest.fixture(scope="module", params=GAMES)
+# The Academy once more with an event hosted by hand: its ranking is the host's input.
+BY_HAND = {"hosted by hand": "Summoner's Dream"}
+PLAYED = [(name, {}) for name in GAMES] + [("academy-of-witchcraft-arts", BY_HAND)]
+
+
+@pytest.fixture(scope="module", params=PLAYED, ids=[name + (" by hand" if by_hand else "") for name, by_hand in PLAYED])
 def played(request, tmp_path_factory):
-    """The books of a game mid-game (the second round's messy submissions checked) and at its end."""
-    game = get_game(request.param)
-    folder = tmp_path_factory.mktemp(request.param)
+    """The books of a game mid-game (the second round's messy submissions checked) and at its end,
+    and its folder."""
+    name, settings = request.param
+    game = get_game(name)
+    folder = tmp_path_factory.mktemp(name)
     backend = XlsxBackend(folder)
-    engine.new_game(backend, game.name, bot_names(game.min_players), 3, clock=fixed_clock)
+    engine.new_game(backend, game.name, bot_names(game.min_players), 3, clock=fixed_clock, settings=settings)
     mid: dict[str, Book] = {}
     for round_ in range(100):
         session = engine.open_session(backend, fixed_clock)
@@ -114,13 +131,13 @@ def played(request, tmp_path_factory):
             mid = {p.name: read_book(p) for p in books(folder)}
         if engine.resolve(backend, early=True, clock=fixed_clock).over:
             break
-    return mid, {p.name: read_book(p) for p in books(folder)}
+    return mid, {p.name: read_book(p) for p in books(folder)}, folder, settings
 
 
 @pytest.fixture(params=["mid", "end"])
 def seen(request, played) -> dict[str, Book]:
     """Each book, by file name, mid-game or at the end."""
-    mid, end = played
+    mid, end, _, _ = played
     assert mid, "the game ended before its second round"
     return mid if request.param == "mid" else end
 
@@ -142,3 +159,19 @@ def test_a_players_to_do_is_in_the_status_tabs_first_rows(seen):
     players = {name: book for name, book in seen.items() if name != "public.xlsx"}
     assert {name: book.status[:3] for name, book in players.items()
             if not any(row and row[0].strip().lower() == "to do" for row in book.status[:3])} == {}
+
+
+def test_an_honest_game_verifies_against_its_public_book_and_announcements(played, tmp_path):
+    _, _, folder, settings = played
+    written = write_record(XlsxBackend(folder), tmp_path / "record.json", clock=fixed_clock)
+    record = load_record(tmp_path / "record.json")
+    assert record == json.loads(json.dumps(written)) and record["complete"]
+    public = XlsxBook(folder / "public.xlsx", "public.xlsx").read()
+    checks = verify(record, Published(public, announcement_files(folder / "announcements"), "public.xlsx"))
+    assert [line for c in checks for line in c.lines() if not c.ok] == []
+    names = " ".join(c.what for c in checks)
+    assert "seed" in names and "'announcements'" in names and "'commitments'" in names
+    assert sum(".md" in c.what for c in checks) == len(record["rounds"])  # every round's announcement file
+    # The host's inputs are the host's alone: the ranking of the event hosted by hand, nothing in the others.
+    inputs = {tab for r in record["rounds"] for tab in r["host inputs"]}
+    assert inputs == ({"summoning ranking"} if settings else set())

@@ -1,0 +1,78 @@
+"""`record` and `verify`: the game's record after the game, and anyone's check of it (`docs/verify.md`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sheets_host.kit.console import echo
+from .options import AUTH, BACKEND, CREDENTIALS, WHERE_HELP, Auth, BackendName, friendly, open_where
+
+
+@friendly
+def record(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
+           out: Path = typer.Argument(..., metavar="OUT", help="The record's file (JSON), e.g. wgm-record.json."),
+           force: bool = typer.Option(False, "--force", help="Write it before the game is over: it reveals the seed "
+                                                             "and every salt so far."),
+           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Write the game's record after the game: its settings and data, the seed, every commitment
+    with its salt and what it commits to, and each round's host inputs; give it to the players
+    with the public book, so that anyone can run `verify`.
+
+    Example: sheets-host record games/wgm wgm-record.json
+    """
+    from sheets_host.engine.record import write_record
+
+    written = write_record(open_where(where, backend, credentials, auth), out, force=force)
+    rounds = len(written["rounds"])
+    echo(f"{written['title']}: the record of {rounds} round(s) written to {out}"
+         + ("" if written["complete"] else " (the game is not over: written with --force)"))
+
+
+@friendly
+def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A game's record (`sheets-host record`)."),
+           against: list[str] = typer.Option([], "--against", metavar="PUBLIC", help="What was published (repeatable): "
+                                             "the public book (.xlsx), a game's folder (its public book and "
+                                             "announcements), a folder of round-NN.md announcements, or the public "
+                                             "spreadsheet's Google id or URL."),
+           credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Check a game's record, offline: the seed and every commitment recomputed, the game played
+    again from the record alone, and what that gives compared with what was published, cell by cell.
+    One line a check; exits 1 when one fails.
+
+    Example: sheets-host verify wgm-record.json --against games/wgm/public.xlsx
+    """
+    from sheets_host.engine import verify as verifying
+
+    checked = verifying.load_record(record_file)
+    sources = [_published(verifying, where, credentials, auth) for where in against] or [None]
+    failed = 0
+    for published in sources:
+        for check in verifying.verify(checked, published):
+            failed += not check.ok
+            for line in check.lines():
+                echo(line, fg=None if check.ok else typer.colors.RED)
+    if not against:
+        echo("nothing published was given (--against): the record was checked against itself only")
+    echo(f"{failed} check(s) failed" if failed else "every check passed")
+    if failed:
+        raise typer.Exit(1)
+
+
+def _published(verifying, where: str, credentials: Path | None, auth: Auth):
+    """What was published at `where`: a public book, a game's folder, announcements, or a Google id."""
+    from sheets_host.backends.xlsx.backend import XlsxBook
+
+    path = Path(where)
+    if path.is_file():
+        return verifying.Published(XlsxBook(path, path.name).read(), {}, str(path))
+    if path.is_dir():
+        public = path / "public.xlsx"
+        folder = path / "announcements" if (path / "announcements").is_dir() else path
+        tabs = XlsxBook(public, public.name).read() if public.is_file() else None
+        return verifying.Published(tabs, verifying.announcement_files(folder), str(path))
+    google = open_where(where, BackendName.gsheets, credentials, auth)
+    google.bind({"public": where})
+    return verifying.Published(google.book("public").read(), {}, where)

@@ -1,0 +1,277 @@
+"""`verify`: a game's record checked against itself and against what was published, offline.
+
+Every check is one line, passed or failed; a failed one says exactly what differs (`docs/verify.md`):
+
+- the record: its format, and every commitment's encoding known to this version of the tool;
+- the seed: the record's seed and salt give the seed commitment (`commitment.seed_text`);
+- each round: every player's canonical text gives their commitment and is theirs (game, round,
+  player, salt); the game played again from the record alone (`replaying`) resolves the round
+  from a state and host decisions that give the host's commitment; the commitments in seating
+  order give the round's root; superseded commitments are checked as the others;
+- against what was published (a public book, the announcement files): the commitments tab, every
+  public tab the game wrote at its end, the announcements tab, and each round's announcement file,
+  cell by cell and line by line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sheets_host.backends import rows_from_frame
+from sheets_host.kit import cells
+from sheets_host.kit.commitment import ENCODINGS, digest, root_text
+from sheets_host.kit.errors import SheetsHostError
+from . import commitments
+from .announcements_tab import announcements
+from .history import fixed_inputs
+from .record import FORMAT, VERSION
+from .replaying import Start, body, play_round, submissions_of
+
+SHOWN = 8  # differences shown of one tab or file; the rest are counted
+
+
+@dataclass
+class Check:
+    """One check of the record: whether it passed, what it checked, and each difference found."""
+
+    what: str
+    differences: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+    def lines(self) -> list[str]:
+        if self.ok:
+            return [f"ok    {self.what}"]
+        return [f"FAIL  {self.what}", *(f"        {d}" for d in self.differences)]
+
+
+@dataclass
+class Published:
+    """What the game published, as read: the public book's tabs, and the announcement files by round."""
+
+    tabs: Mapping[str, pd.DataFrame] | None = None
+    files: Mapping[int, str] = field(default_factory=dict)
+    where: str = ""
+
+
+def load_record(path: Path) -> dict[str, Any]:
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise SheetsHostError(f"{path} is not a record sheets-host can read: {e}") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise SheetsHostError(f"{path} is not a sheets-host record (its 'format' is not {FORMAT!r})")
+    if record.get("version") != VERSION:
+        raise SheetsHostError(f"{path} is a record of version {record.get('version')!r}; this sheets-host reads "
+                              f"version {VERSION}")
+    return record
+
+
+def announcement_files(folder: Path) -> dict[int, str]:
+    """The round announcements an output folder holds (`round-NN.md`), by round."""
+    out = {}
+    for path in sorted(Path(folder).glob("round-*.md")):
+        number = path.stem.removeprefix("round-")
+        if number.isdigit():
+            out[int(number)] = path.read_text(encoding="utf-8")
+    return out
+
+
+def verify(record: Mapping[str, Any], published: Published | None = None) -> list[Check]:
+    """Every check of `record`, in order (see the module)."""
+    start = Start.of(record)
+    game = start.game
+    rows = list(record["commitments"])
+    checks = [_encodings(rows), _seed(record, rows)]
+    state = start.setup()
+    replayed = []
+    for round_record in record["rounds"]:
+        number, name = round_record["round"], game.round_name(round_record["round"])
+        check = Check(f"{name}: what counted, the host's inputs and the round root")
+        check.differences += _submissions(game.name, [r for r in rows if r["round"] == number])
+        mine = submissions_of(rows, number, round_record["attempt"])
+        missing = [p for p in start.players if p not in mine]
+        if missing:
+            check.differences.append(f"no commitment to what counted for {', '.join(missing)}")
+        try:
+            played = play_round(start, round_record, state, rows)
+        except (SheetsHostError, KeyError, ValueError, TypeError) as e:
+            check.differences.append(f"the round cannot be played again from the record: {e}")
+            checks.append(check)
+            break
+        check.differences += _host(start, round_record, played.before, rows)
+        check.differences += _root(game.name, start.players, rows, round_record)
+        checks.append(check)
+        replayed.append(played)
+        state = played.after
+    superseded = [r for r in rows if r["kind"] == "submission" and r.get("superseded") and r["round"] not in
+                  {rr["round"] for rr in record["rounds"]}]
+    if superseded:  # commitments of a round undone and never resolved again (a lock withdrawn)
+        checks.append(Check("commitments withdrawn with their round", _submissions(game.name, superseded)))
+    if published is not None:
+        checks += _against(record, start, rows, replayed, published)
+    return checks
+
+
+def _encodings(rows: Sequence[Mapping]) -> Check:
+    unknown = sorted({r.get("encoding") for r in rows} - set(ENCODINGS), key=str)
+    return Check(f"every commitment's encoding is known ({', '.join(map(str, ENCODINGS))})",
+                 [f"encoding {e!r} is unknown to this version: use a newer sheets-host" for e in unknown])
+
+
+def _seed(record: Mapping, rows: Sequence[Mapping]) -> Check:
+    check = Check("seed: the record's seed and salt give the seed commitment published when the game was made")
+    seeds = [r for r in rows if r["kind"] == "seed"]
+    if not seeds:
+        check.differences.append("the record holds no seed commitment (a game made before commitments)")
+        return check
+    seed = seeds[0]
+    text = seed.get("text") or ""
+    if digest(text) != seed["commitment"]:
+        check.differences.append(f"its canonical text gives {digest(text)}, the commitment is {seed['commitment']}")
+    fields = _fields(text)
+    if fields.get("seed") != record["seed"] or fields.get("game") != record["game"]:
+        check.differences.append(f"the record's game and seed are {record['game']!r} and {record['seed']!r}; "
+                                 f"the commitment is to {fields.get('game')!r} and {fields.get('seed')!r}")
+    if fields.get("salt") != seed.get("salt"):
+        check.differences.append(f"the record's salt {seed.get('salt')!r} is not the one committed to")
+    return check
+
+
+def _fields(text: str) -> dict:
+    try:
+        value = body(text)
+    except (IndexError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _submissions(game: str, rows: Sequence[Mapping]) -> list[str]:
+    """Each submission commitment's text gives it, and is the player's, of its round, with its salt."""
+    out = []
+    for r in [r for r in rows if r["kind"] == "submission"]:
+        who = f"{r['player']}'s submission (attempt {r['attempt']}{', superseded' if r.get('superseded') else ''})"
+        text = r.get("text") or ""
+        if digest(text) != r["commitment"]:
+            out.append(f"{who}: the record's text gives {digest(text)}, the commitment is {r['commitment']}")
+        fields = _fields(text)
+        expected = {"game": game, "round": r["round"], "player": r["player"], "salt": r.get("salt")}
+        wrong = [k for k, v in expected.items() if fields.get(k) != v]
+        if wrong:
+            out.append(f"{who}: its text's {', '.join(wrong)} "
+                       f"{'is' if len(wrong) == 1 else 'are'} not the record's ({', '.join(repr(fields.get(k)) for k in wrong)})")
+    return out
+
+
+def _host(start: Start, round_record: Mapping, before: Any, rows: Sequence[Mapping]) -> list[str]:
+    number = round_record["round"]
+    hosts = [r for r in rows if r["kind"] == "host" and r["round"] == number and r["attempt"] == round_record["attempt"]]
+    if not hosts:
+        return ["no commitment to the host's inputs"]
+    host = hosts[-1]
+    config = start.config(round_record["host decisions"])
+    fixed = fixed_inputs(start.game, config, start.data) if number == 1 else None
+    again = commitments.host_commitment(start.game, number, before, fixed, round_record["host decisions"],
+                                        round_record, host.get("salt") or "")
+    if again == host["commitment"]:
+        return []
+    changed = ", ".join(round_record["host inputs"]) or "none"
+    return [f"the host's inputs (tabs changed: {changed}), decisions {round_record['host decisions']} and window, "
+            f"with the state the round before gave, give {again}; the host's commitment is {host['commitment']}"]
+
+
+def _root(game: str, players: Sequence[str], rows: Sequence[Mapping], round_record: Mapping) -> list[str]:
+    number, attempt = round_record["round"], round_record["attempt"]
+    mine = submissions_of(rows, number, attempt)
+    hosts = [r for r in rows if r["kind"] == "host" and r["round"] == number and r["attempt"] == attempt]
+    roots = [r for r in rows if r["kind"] == "round" and r["round"] == number and r["attempt"] == attempt]
+    if not roots or not hosts:
+        return ["no round root"]
+    again = digest(root_text(game, number, [(p, mine[p]["commitment"]) for p in players if p in mine],
+                             hosts[-1]["commitment"]))
+    if again == roots[-1]["commitment"]:
+        return []
+    return [f"the commitments in the record's seating order ({', '.join(players)}) give the root {again}; "
+            f"the round root is {roots[-1]['commitment']}"]
+
+
+# ---- against what was published ---------------------------------------------------------------------------
+
+
+def _against(record: Mapping, start: Start, rows: Sequence[Mapping], replayed: Sequence, published: Published) -> list[Check]:
+    game = start.game
+    out = []
+    if published.tabs is not None:
+        tabs: dict[str, pd.DataFrame] = {commitments.PUBLIC_TAB: commitments.public_frame(game, rows)}
+        if replayed and len(replayed) == len(record["rounds"]):
+            tabs.update(game.public_view(replayed[-1].after))
+            board = None
+            for played in replayed:
+                board = announcements(game, board, played.number, played.text)
+            if board is not None:
+                tabs["announcements"] = board
+        for name, frame in tabs.items():
+            check = Check(f"{published.where}: tab {name!r} as the record gives it")
+            if name not in published.tabs:
+                check.differences.append(f"the published book has no {name!r} tab")
+            else:
+                check.differences += _cells(name, published.tabs[name], frame)
+            out.append(check)
+    for played in replayed:
+        if played.number in published.files:
+            name = f"round-{played.number:02d}.md"
+            out.append(Check(f"{name}: {game.round_name(played.number)}'s announcement as the record gives it",
+                             _lines(name, published.files[played.number], played.text)))
+    return out
+
+
+def _quote(text: str) -> str:
+    """A cell's text in a difference: whole up to a long line (a commitment's 64 digits included)."""
+    return repr(text if len(text) <= 100 else text[:100] + "…")
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return cells.text(value)
+
+
+def _table(frame: pd.DataFrame) -> list[list[str]]:
+    """A tab as a reader sees it: the header and every row as text, blank rows and columns at the end cut."""
+    header = ["" if re.fullmatch(r"\([A-Z]+\)", str(c)) else str(c) for c in frame.columns]
+    table = [[_shown(v) for v in row] for row in [header, *rows_from_frame(frame)[1:]]]
+    while table and not any(table[-1]):
+        table.pop()
+    width = max((max((i + 1 for i, v in enumerate(row) if v), default=0) for row in table), default=0)
+    return [(row + [""] * width)[:width] for row in table]
+
+
+def _cells(tab: str, published: pd.DataFrame, replayed: pd.DataFrame) -> list[str]:
+    a, b = _table(published), _table(replayed)
+    header = b[0] if b else []
+    out = []
+    for r in range(max(len(a), len(b))):
+        left, right = (a[r] if r < len(a) else []), (b[r] if r < len(b) else [])
+        for c in range(max(len(left), len(right))):
+            x, y = (left[c] if c < len(left) else ""), (right[c] if c < len(right) else "")
+            if x != y:
+                column = f" ({header[c]})" if c < len(header) and header[c] and r else ""
+                out.append(f"tab {tab!r}, row {r + 1}, cell {cells.column_letter(c)}{r + 1}{column}: "
+                           f"published {_quote(x)}, replayed {_quote(y)}")
+    return out[:SHOWN] + ([f"and {len(out) - SHOWN} more differences in {tab!r}"] if len(out) > SHOWN else [])
+
+
+def _lines(name: str, published: str, replayed: str) -> list[str]:
+    a, b = published.splitlines(), replayed.splitlines()
+    out = [f"{name}, line {i + 1}: published {_quote(x)}, replayed {_quote(y)}"
+           for i, (x, y) in enumerate(zip(a + [""] * (len(b) - len(a)), b + [""] * (len(a) - len(b)))) if x != y]
+    return out[:SHOWN] + ([f"and {len(out) - SHOWN} more differing lines"] if len(out) > SHOWN else [])

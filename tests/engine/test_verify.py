@@ -1,0 +1,283 @@
+"""Issue 28: verifiable hosting. A game whose rounds were locked, redone after a correction, undone
+and resolved again verifies; tampering with the record or the public book is caught and named;
+commitments leak nothing; the record waits for the game's end; the encoding is pinned.
+
+(Every game played to its end by bots verifies: tests/engine/test_played_games.py.)"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
+
+from sheets_host.backends.xlsx.backend import XlsxBackend, XlsxBook
+from sheets_host.cli.main import app
+from sheets_host.engine import commands as engine
+from sheets_host.engine.play import bot_names, bots_submit
+from sheets_host.engine.record import make_record, write_record
+from sheets_host.engine.replaying import body
+from sheets_host.engine.verify import Published, announcement_files, load_record, verify
+from sheets_host.kit.commitment import ENCODINGS, canonical, digest, submission_text
+from sheets_host.kit.errors import RoundError, SheetsHostError
+
+from tests.conftest import fixed_clock
+
+GAME = "magicians-market"
+PLAYERS = bot_names(7)
+DOCS = Path(__file__).parents[2] / "docs" / "verify.md"
+
+
+def _play(backend, rounds: int) -> None:
+    for _ in range(rounds):
+        bots_submit(backend, engine.open_session(backend, fixed_clock), 5)
+        engine.resolve(backend, early=True, clock=fixed_clock)
+
+
+def _correct_last_round(backend) -> None:
+    """The host corrects the first archived row of the last round (its amount), as before a redo."""
+    book = backend.book("host")
+    archive, rounds = (book.read([t])[t] for t in ("archive", "rounds"))
+    last = rounds[rounds["status"] == "resolved"].iloc[-1]
+    mine = archive[(archive["round"] == last["round"]) & (archive["attempt"] == last["attempt"])]
+    row = mine.index[0]
+    archive.loc[row, "amount"] = 3 if str(archive.loc[row, "amount"]) != "3" else 2
+    book.write({"archive": archive})
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    """A 4-day Magician's Market: day 1 locked then resolved, day 2 corrected and redone, day 3
+    undone and resolved again, day 4 to the end; its folder and record."""
+    folder = tmp_path_factory.mktemp("market")
+    backend = XlsxBackend(folder)
+    engine.new_game(backend, GAME, PLAYERS, 5, clock=fixed_clock, settings={"days": 4})
+    bots_submit(backend, engine.open_session(backend, fixed_clock), 5)
+    engine.lock(backend, fixed_clock)
+    engine.resolve(backend, early=True, clock=fixed_clock)
+    _play(backend, 1)
+    _correct_last_round(backend)
+    engine.resolve(backend, redo=True, clock=fixed_clock)
+    _play(backend, 1)
+    engine.undo(backend, fixed_clock)
+    engine.resolve(backend, early=True, clock=fixed_clock)
+    _play(backend, 1)
+    write_record(backend, folder / "record.json", clock=fixed_clock)
+    return folder
+
+
+def published(folder: Path) -> Published:
+    return Published(XlsxBook(folder / "public.xlsx", "public.xlsx").read(), announcement_files(folder / "announcements"),
+                     "public.xlsx")
+
+
+def failures(record, against=None) -> list[str]:
+    return [line for c in verify(record, against) for line in c.lines() if not c.ok]
+
+
+def test_a_game_locked_redone_and_undone_verifies_its_superseded_commitments_kept(game):
+    record = load_record(game / "record.json")
+    assert failures(record, published(game)) == []
+    superseded = [r for r in record["commitments"] if r.get("superseded")]
+    assert {r["round"] for r in superseded} == {2, 3}
+    assert {r["superseded"].split(" at ")[0] for r in superseded} == {"redone", "undone"}
+    public = published(game).tabs["commitments"]
+    # The public book keeps what a redo and an undo superseded, marked: a redo is visible.
+    assert public["superseded"].astype(str).str.startswith("redone at").sum() == len(PLAYERS) + 2
+    assert len(public) == len(record["commitments"])
+
+
+def test_the_locked_rows_are_committed_before_the_round_is_resolved(tmp_path):
+    backend = XlsxBackend(tmp_path)
+    engine.new_game(backend, GAME, PLAYERS, 5, clock=fixed_clock, settings={"days": 2})
+    bots_submit(backend, engine.open_session(backend, fixed_clock), 5)
+    engine.lock(backend, fixed_clock)
+    public = backend.book("public").read(["commitments"])["commitments"]
+    assert list(public["what"]) == ["seed"] + ["submission"] * len(PLAYERS)
+    mine = backend.book("player:Ada").read(["my commitments"])["my commitments"]
+    text = mine["committed text"].iloc[1]
+    assert digest(text) == mine["commitment"].iloc[1] == public["commitment"].iloc[1]
+    assert body(text)["player"] == "Ada" and body(text)["rows"]
+    engine.lock(backend, fixed_clock)  # a re-run, as after a kill: the same commitments
+    assert backend.book("public").read(["commitments"])["commitments"].equals(public)
+    engine.resolve(backend, early=True, clock=fixed_clock)
+    after = backend.book("public").read(["commitments"])["commitments"]
+    assert after.iloc[:len(public)].equals(public) and list(after["what"][len(public):]) == ["host's inputs", "round root"]
+
+
+# ---- tampering is caught and named ------------------------------------------------------------------
+
+
+def _submission(record, player: str, round_number: int = 2) -> dict:
+    return next(r for r in record["commitments"] if r["kind"] == "submission" and r["player"] == player
+                and r["round"] == round_number and not r.get("superseded"))
+
+
+def test_a_counted_row_changed_in_the_record_is_named(game):
+    record = load_record(game / "record.json")
+    row = _submission(record, PLAYERS[1])
+    row["text"] = re.sub(r'"amount":"(\d+)"', lambda m: f'"amount":"{int(m[1]) + 1}"', row["text"], count=1)
+    assert '"amount"' in row["text"]
+    lines = failures(record, published(game))
+    assert any(line.startswith("FAIL  day 2") for line in lines)
+    assert any(f"{PLAYERS[1]}'s submission (attempt" in line and "the record's text gives" in line for line in lines)
+
+
+def test_a_salt_changed_in_the_record_is_named(game):
+    record = load_record(game / "record.json")
+    _submission(record, PLAYERS[2], 3)["salt"] = "0" * 32
+    lines = failures(record)
+    assert any(f"{PLAYERS[2]}'s submission" in line and "salt" in line for line in lines), lines
+
+
+def test_the_seed_changed_in_the_record_is_named(game):
+    record = load_record(game / "record.json")
+    record["seed"] += 1
+    lines = failures(record, published(game))
+    assert any("FAIL  seed" in line for line in lines)
+    assert any("the commitment is to 'magicians-market' and 5" in line for line in lines)
+    # Round 1 is resolved with the seed among its fixed settings: the host's commitment says so too.
+    assert any(line.startswith("FAIL  day 1") for line in lines)
+
+
+def test_a_host_input_changed_in_the_record_is_named(game):
+    record = load_record(game / "record.json")
+    record["rounds"][3]["host decisions"]["extra token of life"] = PLAYERS[0]
+    lines = failures(record)
+    assert any(line.startswith("FAIL  day 4") for line in lines)
+    assert any("the host's commitment is" in line for line in lines), lines
+
+
+def test_a_public_cell_changed_is_named_with_both_values(game):
+    record = load_record(game / "record.json")
+    public = published(game)
+    tabs = {name: frame.copy() for name, frame in public.tabs.items()}
+    tabs["sales"].iloc[0, 1] = "tampered"
+    lines = failures(record, Published(tabs, public.files, "public.xlsx"))
+    assert any(re.search(r"tab 'sales', row 2, cell B2 .*: published 'tampered', replayed '", line) for line in lines), lines
+    assert len([line for line in lines if line.startswith("FAIL")]) == 1
+
+
+def test_an_announcement_changed_is_named_by_its_line(game):
+    record = load_record(game / "record.json")
+    public = published(game)
+    files = dict(public.files)
+    files[3] = files[3].replace("|", "!", 1)
+    lines = failures(record, Published(public.tabs, files, "public.xlsx"))
+    assert any(line.strip().startswith("round-03.md, line") for line in lines), lines
+
+
+def test_two_players_reordered_in_the_record_are_named_by_the_root(game):
+    record = load_record(game / "record.json")
+    record["players"][0], record["players"][1] = record["players"][1], record["players"][0]
+    lines = failures(record)
+    assert any("in the record's seating order" in line and f"({PLAYERS[1]}, {PLAYERS[0]}," in line for line in lines)
+
+
+def test_an_unknown_encoding_is_named(game):
+    record = load_record(game / "record.json")
+    record["commitments"][3]["encoding"] = 99
+    assert any("encoding 99 is unknown" in line for line in failures(record))
+    with pytest.raises(SheetsHostError, match="encoding 99 is unknown"):
+        canonical("seed", {}, 99)
+
+
+def test_a_record_of_another_format_or_version_is_refused(tmp_path, game):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(SheetsHostError, match="not a record sheets-host can read"):
+        load_record(bad)
+    record = load_record(game / "record.json")
+    bad.write_text(json.dumps({**record, "version": 2}))
+    with pytest.raises(SheetsHostError, match="record of version 2"):
+        load_record(bad)
+
+
+# ---- the commands ---------------------------------------------------------------------------------
+
+
+def test_verify_prints_a_line_a_check_and_exits_1_when_one_fails(game, tmp_path):
+    runner = CliRunner()
+    ok = runner.invoke(app, ["verify", str(game / "record.json"), "--against", str(game)])
+    assert ok.exit_code == 0, ok.output
+    assert ok.output.splitlines()[-1] == "every check passed" and "ok    seed" in ok.output
+    record = load_record(game / "record.json")
+    record["seed"] += 1
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(record))
+    failed = runner.invoke(app, ["verify", str(tampered), "--against", str(game / "public.xlsx")])
+    assert failed.exit_code == 1 and "FAIL  seed" in failed.output and "check(s) failed" in failed.output
+
+
+def test_the_record_waits_for_the_games_end_unless_forced(tmp_path):
+    backend = XlsxBackend(tmp_path / "g")
+    engine.new_game(backend, GAME, PLAYERS, 5, clock=fixed_clock, settings={"days": 2})
+    _play(backend, 1)
+    with pytest.raises(RoundError, match="is not over .*--force"):
+        make_record(backend)
+    out = CliRunner().invoke(app, ["record", str(tmp_path / "g"), str(tmp_path / "r.json")])
+    assert out.exit_code == 2 and "--force" in out.output and not (tmp_path / "r.json").exists()
+    forced = CliRunner().invoke(app, ["record", str(tmp_path / "g"), str(tmp_path / "r.json"), "--force"])
+    assert forced.exit_code == 0 and "written with --force" in forced.output
+    record = load_record(tmp_path / "r.json")
+    assert not record["complete"] and len(record["rounds"]) == 1
+    assert failures(record, Published(backend.book("public").read(), {}, "public")) == []
+
+
+# ---- commitments leak nothing ------------------------------------------------------------------------
+
+
+def _every_cell(path: Path) -> str:
+    return "\n".join(str(v) for frame in XlsxBook(path, path.name).read().values()
+                     for v in [*frame.columns, *frame.to_numpy().ravel().tolist()])
+
+
+def test_a_players_salt_is_in_their_own_book_alone_and_the_salt_key_in_none(game):
+    host = XlsxBook(game / "host.xlsx", "host.xlsx").read()
+    rows = host["commitments"]
+    books = {path.stem: _every_cell(path) for path in [game / "public.xlsx", *(game / "players").glob("*.xlsx")]}
+    for _, row in rows.iterrows():
+        holders = {name for name, text in books.items() if row["salt"] in text} if isinstance(row["salt"], str) else set()
+        assert holders == ({row["player"]} if row["kind"] == "submission" else set()), (row["kind"], row["player"])
+    key = dict(zip(host["sheets-host"]["key"], host["sheets-host"]["value"]))["salt key"]
+    record = (game / "record.json").read_text()
+    assert len(key) == 32 and key not in record and not any(key in text for text in books.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["action", "good", "amount"]), st.text(min_size=1, max_size=6)),
+                min_size=1, max_size=3), st.text(min_size=1, max_size=6))
+def test_two_different_secrets_give_unrelated_commitments(cells, other):
+    rows = [{"row": n, "cells": c} for n, c in enumerate(cells, 2)]
+    changed = copy.deepcopy(rows)
+    changed[0]["cells"]["amount"] = other
+    salt = "5" * 32
+    a = digest(submission_text(GAME, 1, "Ada", rows, salt))
+    b = digest(submission_text(GAME, 1, "Ada", changed, salt))
+    c = digest(submission_text(GAME, 1, "Ada", rows, "6" * 32))
+    if changed != rows:
+        assert a != b
+    # About half the 256 bits differ between any two (a chance of 1 in 10^15 of failing).
+    for x, y in [(a, c)] + ([(a, b)] if changed != rows else []):
+        assert 64 < bin(int(x, 16) ^ int(y, 16)).count("1") < 192
+
+
+# ---- the encoding, pinned -----------------------------------------------------------------------------
+
+
+def test_the_worked_example_in_the_docs_recomputes():
+    """docs/verify.md's example, which a person can check by hand: its text and its SHA-256."""
+    doc = DOCS.read_text()
+    text = re.search(r"^    (sheets-host/1 submission .*)$", doc, re.MULTILINE)[1]
+    fields = body(text)
+    assert submission_text(fields["game"], fields["round"], fields["player"], fields["rows"], fields["salt"]) == text
+    commitment = re.search(r"^    ([0-9a-f]{64})$", doc, re.MULTILINE)[1]
+    assert digest(text) == commitment
+    # Version 1 never changes: these bytes and this hash are the encoding.
+    assert digest(text) == "14e01f779a1fa93d0ccc47fa7f0414ca48619747053863115881d91e0940089c"
+    assert set(ENCODINGS) >= {1}
