@@ -16,6 +16,7 @@ import typer
 from sheets_host.games import names as game_names
 from sheets_host.kit.console import echo
 from sheets_host.kit.errors import SheetsHostError
+from . import private
 from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly,
                       open_where, player_list, webhooks_for)
 from .settings import expected, parse_settings, player_span, setting_columns
@@ -79,8 +80,10 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
 @app.command(short_help="Read every submission and report problems; changes no state.")
 @friendly
 def check(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
-          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
-    """Read every submission, report problems, and tell each player in their own book.
+          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH,
+          private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS, no_receipts: bool = private.NO_RECEIPTS):
+    """Read every submission, report problems, and tell each player in their own book; with the
+    players' webhooks, each player whose submission changed gets a private receipt.
 
     Changes no game state.
 
@@ -88,7 +91,8 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     """
     from sheets_host.engine import commands as engine
 
-    report = engine.check(open_where(where, backend, credentials, auth))
+    receipts = private.receipts(where, private_webhooks, no_receipts)
+    report = engine.check(open_where(where, backend, credentials, auth), then=receipts)
     echo(report.name)
     echo(report.table().to_string(index=False))
     for reading in report.readings.values():
@@ -96,6 +100,8 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
             echo(f"  {problem}")
     for todo in report.host_todo:
         echo(f"host, before resolving: {todo}")
+    if receipts is not None:
+        echo(f"private: {receipts.said()}")
 
 
 @app.command(short_help="Resolve the open round and write every book.")
@@ -199,6 +205,9 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
         Watch(source, url, say=echo, webhooks=webhooks).run(once=once)
     except KeyboardInterrupt:
         echo("watch stopped: start it again to go on (the host book says what is done)")
+
+
+app.command(short_help="Nudge privately each player whose submission is missing or does not count.")(private.remind)
 
 
 @app.command(short_help="Undo the last resolve; its submissions go back.")
