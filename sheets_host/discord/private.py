@@ -138,12 +138,12 @@ class Private:
         limit = session.config.get("receipt minutes")
         every = timedelta(minutes=RECEIPT_MINUTES if limit is None else limit)
         deadline = parse_time(session.open_round.get("deadline"), "rounds:deadline")
-        open_ = session.open_round["status"] == "open"  # a locked round's submissions can no longer change
+        is_open = session.open_round["status"] == "open"  # a locked round's submissions can no longer change
         for player, reading in readings.items():
             if not reading.due:
                 continue
             told = receipt(session, number, player, reading)
-            if self.nudge is not None and open_ and deadline is not None and reading.state in ("empty", "errors"):
+            if self.nudge is not None and is_open and deadline is not None and reading.state in ("empty", "errors"):
                 # Keyed by its reminder and what it says but the time left, which a restart would change.
                 key = f"{self.nudge} {digest(_said(session, player, reading) + stamp(deadline))}"
                 # A nudge says all a receipt would: it counts as that receipt sent too.

@@ -233,3 +233,17 @@ def test_a_check_with_receipts_costs_the_host_book_one_request_a_receipt_more(mo
         type_in(backend, player, [["pear", 1]])
     with_three = check(Private(path, clock=lambda: START + timedelta(minutes=1)))
     assert with_three == {**plain, host_id: 4} and len(channels(fake)["Ada"]) == 2
+
+
+def test_a_long_list_of_problems_is_cut_and_a_player_without_a_webhook_gets_nothing(monkeypatch, tmp_path, fake):
+    backend = game(monkeypatch, tmp_path)
+    type_in(backend, "Ada", [["kiwi", n] for n in range(1, 16)])
+    type_in(backend, "Blaise", [["plum", 1]])
+    path = tmp_path / "hooks"
+    path.write_text(f"Ada {fake.url('10', 'secret-of-Ada')}\n")
+    private = Private(path, clock=lambda: START)
+    engine.check(backend, lambda: START, then=private)
+    (message,) = channels(fake)["Ada"]
+    assert message.count("\n- tab 'orders'") == 10 and message.endswith("\n- and 5 more: your status tab lists them all")
+    assert private.sent == {"receipt": ["Ada"], "nudge": []} and private.unsent == ["Blaise"]
+    assert private.said() == "receipts sent to Ada; no private webhook for Blaise"
