@@ -186,7 +186,8 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Run the game on its deadlines: check submissions every few minutes (players see their
     status in their own book), post reminders before each deadline, lock and resolve at the
-    deadline, post the results, and go on with the next round, until the game is over.
+    deadline, post the results, and go on with the next round, until the game is over. With the
+    players' webhooks, each player also gets private receipts and nudges in their own channel.
 
     Everything it needs is in the host book, so stopping it (Ctrl-C) and starting it again, on any
     machine, never resolves or posts twice. The config's reminder hours and check minutes set it.
@@ -200,7 +201,7 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     url, webhooks = (None, None) if no_post else webhooks_for(where, webhook, private_webhooks, public=True)
     if url:
         echo(f"posting to {posting.shown(url)}"
-             + (f", and private pictures to the players' webhooks in {webhooks}" if webhooks else ""))
+             + (f", and private pictures, receipts and nudges to the players' webhooks in {webhooks}" if webhooks else ""))
     try:
         Watch(source, url, say=echo, webhooks=webhooks).run(once=once)
     except KeyboardInterrupt:

@@ -210,7 +210,7 @@ def test_remind_dry_run_prints_the_nudges_and_check_sends_receipts(monkeypatch, 
     assert no_file.exit_code == 2 and "no players' webhooks file" in no_file.output
 
 
-def test_a_check_with_receipts_costs_the_host_book_one_request_a_receipt_more(monkeypatch, tmp_path, fake):
+def test_a_check_sending_one_receipt_costs_no_request_more_and_each_other_one_write(monkeypatch, tmp_path, fake):
     tally.install(monkeypatch, tmp_path)
     monkeypatch.chdir(tmp_path)
     backend, google = fake_backend()
