@@ -11,8 +11,8 @@ import typer
 
 from sheets_host.kit.console import echo
 from sheets_host.kit.errors import SheetsHostError
-from .options import AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WHERE_HELP, Auth, BackendName, friendly, open_where, \
-    webhooks_for
+from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WHERE_HELP, Auth, BackendName, friendly,
+                      open_where, webhooks_for)
 
 NO_RECEIPTS = typer.Option(False, "--no-receipts", help="Send no private receipts, even with the players' webhooks.")
 

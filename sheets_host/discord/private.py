@@ -79,7 +79,8 @@ def receipt(session: Session, number: int, player: str, reading: Reading) -> Mes
 
 def nudge(session: Session, number: int, player: str, reading: Reading, deadline: datetime, now: datetime) -> Message:
     """What a player whose submission is missing or does not count is told at a reminder."""
-    return Message(f"\u23f0 {_heading(session, number)} closes {when(deadline, now)}.\n{_said(session, player, reading)}")
+    return Message(f"\u23f0 {_heading(session, number)} closes {when(deadline, now)}.\n"
+                   f"{_said(session, player, reading)}")
 
 
 def digest(text: str) -> str:
@@ -183,8 +184,8 @@ class Private:
         return True
 
     def _last(self, player: str, kind: str, number: int) -> dict | None:
-        return next((r for r in reversed(self._records) if (r["player"], r["kind"], r["round"]) == (player, kind, number)),
-                    None)
+        mine = (player, kind, number)
+        return next((r for r in reversed(self._records) if (r["player"], r["kind"], r["round"]) == mine), None)
 
     def said(self) -> str:
         """What was done, for a line (names only)."""

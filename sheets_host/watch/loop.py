@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -334,7 +334,7 @@ class Watch:
         return Private(self.webhooks, self.url, self.send, self.clock, nudge=nudges[-1] if nudges else None,
                        finished=told)
 
-    def _check(self, name: str, nudges: list[str] = ()) -> None:
+    def _check(self, name: str, nudges: Sequence[str] = ()) -> None:
         self._afford(self.books - 1)
         self.known = None
         private = self._private(list(nudges))
