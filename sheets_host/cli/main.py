@@ -16,6 +16,7 @@ import typer
 from sheets_host.games import names as game_names
 from sheets_host.kit.console import echo
 from sheets_host.kit.errors import SheetsHostError
+from . import private
 from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly,
                       open_where, player_list, webhooks_for)
 from . import records
@@ -80,8 +81,10 @@ def new(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.joi
 @app.command(short_help="Read every submission and report problems; changes no state.")
 @friendly
 def check(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
-          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
-    """Read every submission, report problems, and tell each player in their own book.
+          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH,
+          private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS, no_receipts: bool = private.NO_RECEIPTS):
+    """Read every submission, report problems, and tell each player in their own book; with the
+    players' webhooks, each player whose submission changed gets a private receipt.
 
     Changes no game state.
 
@@ -89,7 +92,8 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     """
     from sheets_host.engine import commands as engine
 
-    report = engine.check(open_where(where, backend, credentials, auth))
+    receipts = private.receipts(where, private_webhooks, no_receipts)
+    report = engine.check(open_where(where, backend, credentials, auth), then=receipts)
     echo(report.name)
     echo(report.table().to_string(index=False))
     for reading in report.readings.values():
@@ -97,6 +101,8 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
             echo(f"  {problem}")
     for todo in report.host_todo:
         echo(f"host, before resolving: {todo}")
+    if receipts is not None:
+        echo(f"private: {receipts.said()}")
 
 
 @app.command(short_help="Resolve the open round and write every book.")
@@ -181,7 +187,8 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Run the game on its deadlines: check submissions every few minutes (players see their
     status in their own book), post reminders before each deadline, lock and resolve at the
-    deadline, post the results, and go on with the next round, until the game is over.
+    deadline, post the results, and go on with the next round, until the game is over. With the
+    players' webhooks, each player also gets private receipts and nudges in their own channel.
 
     Everything it needs is in the host book, so stopping it (Ctrl-C) and starting it again, on any
     machine, never resolves or posts twice. The config's reminder hours and check minutes set it.
@@ -195,11 +202,14 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     url, webhooks = (None, None) if no_post else webhooks_for(where, webhook, private_webhooks, public=True)
     if url:
         echo(f"posting to {posting.shown(url)}"
-             + (f", and private pictures to the players' webhooks in {webhooks}" if webhooks else ""))
+             + (f", and private pictures, receipts and nudges to the players' webhooks in {webhooks}" if webhooks else ""))
     try:
         Watch(source, url, say=echo, webhooks=webhooks).run(once=once)
     except KeyboardInterrupt:
         echo("watch stopped: start it again to go on (the host book says what is done)")
+
+
+app.command(short_help="Nudge privately each player whose submission is missing or does not count.")(private.remind)
 
 
 @app.command(short_help="Undo the last resolve; its submissions go back.")

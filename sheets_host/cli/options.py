@@ -35,7 +35,8 @@ WEBHOOK = typer.Option(None, "--webhook", metavar="URL", help="The Discord chann
                        "(else $SHEETS_HOST_WEBHOOK, else a .sheets-host-webhook file).")
 PRIVATE_WEBHOOKS = typer.Option(None, "--private-webhooks", metavar="PATH", help="A file of each player's private "
                                 "channel webhook, one line a player: name, then address (else $SHEETS_HOST_WEBHOOKS, "
-                                "else a .sheets-host-webhooks file). Without one, private pictures are not posted.")
+                                "else a .sheets-host-webhooks file). Without one, nothing goes to the players' own channels "
+                                "(private pictures, receipts, nudges).")
 AUTH = typer.Option(Auth.service, "--auth", help="Google: 'service' (service account) or 'oauth' (log in as yourself).")
 
 

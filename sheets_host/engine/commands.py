@@ -14,7 +14,7 @@ Nothing a player typed is ever lost: every set of rows read or replaced is archi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
@@ -121,8 +121,10 @@ def _layouts(tabs: Mapping[str, pd.DataFrame]) -> dict:
     return {name: status_layout(tab) if name == "status" else commitments.layout(tab) for name, tab in tabs.items()}
 
 
-def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
-    """Read every submission, report, and tell each player (in their own book) what counts."""
+def check(backend: Backend, clock: Clock = now_utc,
+          then: Callable[[Session, Mapping[str, Reading]], None] | None = None) -> CheckReport:
+    """Read every submission, report, and tell each player (in their own book) what counts;
+    `then` gets the readings while the game is still held (the private receipts and nudges)."""
     with backend.hold("check"):
         session, books, read, _ = caught_up(backend, clock)
         record = session.open_round
@@ -131,6 +133,8 @@ def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
         checked = clock()
         readings = _read_submissions(session, record, read, checked)
         _tell_players(session, readings, checked)
+        if then is not None:
+            then(session, readings)
     return CheckReport(record["round"], readings, session.game.round_name(record["round"]),
                        session.game.host_todo(session.state))
 

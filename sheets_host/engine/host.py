@@ -48,6 +48,8 @@ ENGINE_SETTINGS = (
            doc="`watch` posts a reminder this many hours before each deadline, e.g. 24, 1; blank for none"),
     Column("check minutes", "float", lo=0.5, optional=True,
            doc="how often `watch` checks submissions (each player's status tab); blank: 5"),
+    Column("receipt minutes", "float", lo=0, optional=True,
+           doc="at most one private receipt a player this often (a check sends the latest); blank: 1"),
 )
 # What `new` writes for the engine's settings the host leaves out.
 ENGINE_DEFAULTS = {"first deadline": "", "round hours": "", "reminder hours": "24, 1", "check minutes": 5}

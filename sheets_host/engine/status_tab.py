@@ -95,6 +95,12 @@ def _counts(reading: Reading | None, blocks: Sequence[HowTo]) -> str:
     return f"does not count (the problems below); if nothing valid by the deadline: {_otherwise(blocks)}"
 
 
+def verdict(game: Game, state: Any, player: str, reading: Reading) -> str:
+    """Whether what `player` typed counts, as their status tab says it (their private receipts
+    and nudges say it so too)."""
+    return _counts(reading, game.how_to_submit(state, player))
+
+
 def _how_to(block: HowTo) -> list[tuple[str, tuple]]:
     """A block's rows, each with its kind: the event's title, the lines, the examples, the default."""
     rows: list[tuple[str, tuple]] = [("heading", (block.title,))] if block.title else []

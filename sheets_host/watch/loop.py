@@ -12,7 +12,10 @@ One pass reads the host book and does what is due, in this order:
    lock, since nothing typed from then on can count);
 4. **remind** the players before the deadline (`reminder hours` in the config, 24 and 1 by
    default), once each: a reminder whose moment came before the round opened is not sent;
-5. **check** every `check minutes`, so players see their status in their own book;
+5. **check** every `check minutes`, so players see their status in their own book; with the
+   players' webhooks, each player whose submission changed gets a private receipt, and at each
+   reminder each one whose submission is missing or does not count a private nudge
+   (`discord.private`; a check comes as soon as a receipt held back by `receipt minutes` may go);
 6. in a game with time controls, **stamp** each row typed without a time with the moment of the
    poll that first saw it (`Game.stamped_column`), reading the players' submit tabs every few
    seconds and at each moment that decides what counts (`Game.boundaries`: a window's end, a
@@ -40,7 +43,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -50,6 +53,7 @@ import pandas as pd
 from sheets_host.backends import ENGINE_TAB, Backend
 from sheets_host.discord.announce import Message
 from sheets_host.discord.post import Send, _discord, post, shown
+from sheets_host.discord.private import Private
 from sheets_host.engine import commands as engine
 from sheets_host.engine.delivery import check_owner, delivered, submit_layout
 from sheets_host.engine.host import Clock, Session, now_utc, open_session, parse_time, stamp
@@ -80,7 +84,7 @@ class _Wait(Exception):
 def reminder(name: str, deadline: datetime, now: datetime) -> Message:
     """A reminder before the deadline: no player's name or progress, so nothing private."""
     return Message(f"\u23f0 **{name[:1].upper()}{name[1:]}** closes {from_now(deadline, now)}, at "
-                   f"{stamp(deadline)} UTC. Type your submission into your own book: its status tab "
+                   f"{stamp(deadline)}. Type your submission into your own book: its status tab "
                    "shows what counts.")
 
 
@@ -111,6 +115,7 @@ class Watch:
         # the resolve), or a failure, drops it.
         self.known: Session | None = None
         self.recorded: set[tuple[str, int, str]] = set()  # steps this watch recorded, as `steps_done` gives them
+        self.receipts_due: datetime | None = None  # when a receipt the rate limit held back may go
 
     def say(self, line: str) -> None:
         self._say(f"{stamp(self.clock())} {line}")
@@ -223,9 +228,11 @@ class Watch:
             self.say(f"{name} has no deadline: watch checks submissions and waits (set one in the rounds tab, "
                      "or first deadline and round hours in the config)")
         if record["status"] == "open":
-            if self.last_check is None or now >= self.last_check + plan_.check_every:
-                self._check(name)
-            wake.append(self.last_check + plan_.check_every)
+            nudges = self._nudges_owed(number, done | self.recorded)
+            if (nudges or self.last_check is None or now >= self.last_check + plan_.check_every
+                    or (self.receipts_due is not None and now >= self.receipts_due)):
+                self._check(name, nudges)
+            wake += [self.last_check + plan_.check_every, *([self.receipts_due] if self.receipts_due else [])]
         return min(wake) if wake else self.clock() + plan_.check_every
 
     def _plan(self, session: Session) -> Plan:
@@ -308,11 +315,35 @@ class Watch:
                     self.say(f"{name}: reminder posted (closes {from_now(deadline, now)})")
         return [at for at in moments.values() if at > now]
 
-    def _check(self, name: str) -> None:
+    def _nudges_owed(self, number: int, done: set[tuple[str, int, str]]) -> list[str]:
+        """The round's reminders posted whose private nudges are not all sent, the nearest last."""
+        if not self.webhooks:
+            return []
+        owed = {at for step, n, at in done if (step, n) == ("reminder", number) and ("nudge", n, at) not in done}
+        return sorted(owed, key=lambda at: -float(at.split()[0]))
+
+    def _private(self, nudges: list[str]) -> Private | None:
+        """A check's receipts, and the nudges of the reminders `nudges`, recorded once all are sent."""
+        if not self.webhooks:
+            return None
+
+        def told(private: Private, session: Session) -> None:
+            for at in nudges:
+                self._record(session.open_round["round"], "nudge", at, ", ".join(private.sent["nudge"]) or "none")
+
+        return Private(self.webhooks, self.url, self.send, self.clock, nudge=nudges[-1] if nudges else None,
+                       finished=told)
+
+    def _check(self, name: str, nudges: Sequence[str] = ()) -> None:
         self._afford(self.books - 1)
         self.known = None
-        report = engine.check(self.backend, self.clock)
+        private = self._private(list(nudges))
+        report = engine.check(self.backend, self.clock, then=private)
         self.last_check = self.clock()
+        if private is not None:
+            self.receipts_due = private.due
+            if any(private.sent.values()):
+                self.say(f"{name}: {private.said()}")
         counts = Counter(r.state for r in report.readings.values())
         found = (", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
                  + "".join(f"; the host must {todo}" for todo in report.host_todo))

@@ -79,7 +79,10 @@ def test_a_whole_game_killed_before_every_step_plays_as_one_never_killed(tmp_pat
 
 
 def test_reminders_come_at_their_hours_and_say_nothing_private(tmp_path, fake):
-    run = play(xlsx(tmp_path / "g"), "magicians-market", fake.url("1", "a"), settings={"days": 2})
+    players = bot_names(4)
+    hooks = tmp_path / "hooks"  # each player's own channel: receipts go there, never to the public one
+    hooks.write_text("".join(f"{p} {fake.url(str(10 + i), f'secret-{i}')}\n" for i, p in enumerate(players)))
+    run = play(xlsx(tmp_path / "g"), "magicians-market", fake.url("1", "a"), settings={"days": 2}, webhooks=hooks)
     reminders = [(at, text) for at, text in run.sent if text.startswith("\u23f0")]
     first = START.replace(hour=18)
     assert [at for at, _ in reminders] == [first - timedelta(hours=2), first - timedelta(minutes=30),
@@ -88,6 +91,12 @@ def test_reminders_come_at_their_hours_and_say_nothing_private(tmp_path, fake):
     assert not any(p in text for _, text in reminders for p in bot_names(4))
     # The results of each day, after the reminders of that day.
     assert len(run.sent) == 6 and "closes" not in run.sent[2][1] and "closes" not in run.sent[5][1]
+    assert not any("Your submission" in text for _, text in run.sent)
+    # The bots type once a day, what counts: a receipt a player a day, through their own webhook alone.
+    assert sorted(address for address, _ in run.private) == sorted(fake.url(str(10 + i), f"secret-{i}")
+                                                                    for i in range(4) for _ in range(2))
+    assert all(text.startswith("\U0001f4ec **Magician's Market, day ") and "Your submission: counts" in text
+               for _, text in run.private)
 
 
 def test_two_watches_at_once_resolve_and_post_once(tmp_path, fake):

@@ -95,14 +95,15 @@ class Killable:
 class Run:
     lines: list[str] = field(default_factory=list)
     sent: list[tuple[datetime, str]] = field(default_factory=list)  # new messages: when, what
+    private: list[tuple[str, str]] = field(default_factory=list)  # new messages to the players' webhooks: where, what
     kills: int = 0
 
 
 def play(open_backend, game: str, url: str, players: int = 4, settings: dict | None = None, killer: Killer | None = None,
-         watches: int = 1) -> Run:
+         watches: int = 1, webhooks=None) -> Run:
     """A bot game run by `watches` watches alone (taking turns) from `new` to its end;
     `open_backend(first)` opens the game's backend as a new process would (`first`: the one that
-    made the game, None to make one)."""
+    made the game, None to make one); `webhooks`, the players' webhooks file."""
     now = [START]
 
     def clock():
@@ -117,8 +118,10 @@ def play(open_backend, game: str, url: str, players: int = 4, settings: dict | N
     def send(address, message, message_id):
         if killer:
             killer.effect("discord")
-        if message is not None and message_id is None:
+        if message is not None and message_id is None and address == url:
             run.sent.append((clock(), message.content))
+        elif message is not None and message_id is None:
+            run.private.append((address, message.content))
         return _discord(address, message, message_id)
 
     def start() -> Watch:
@@ -127,7 +130,7 @@ def play(open_backend, game: str, url: str, players: int = 4, settings: dict | N
         b = open_backend(backend)
         if hasattr(b, "clock"):
             b.clock = clock
-        return Watch(Killable(b, killer) if killer else b, url, clock, say=run.lines.append, send=send)
+        return Watch(Killable(b, killer) if killer else b, url, clock, say=run.lines.append, send=send, webhooks=webhooks)
 
     running, typed, turn = [start() for _ in range(watches)], set(), 0
     while True:
