@@ -14,7 +14,7 @@ Nothing a player typed is ever lost: every set of rows read or replaced is archi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
@@ -57,15 +57,17 @@ def _window(record: Mapping, frozen=None) -> Window:
 
 def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping[str, pd.DataFrame]],
                       frozen) -> dict[str, Reading]:
-    """Each player's reading for the open round: from their submit tab, or, once the round is
-    locked, from the copy taken at the lock (later edits reported as ignored, and set aside)."""
+    """Each player's reading for the open round (of the players whose books were read): from their
+    submit tab, or, once the round is locked, from the copy taken at the lock (later edits reported
+    as ignored, and set aside)."""
     game, state = session.game, session.state
+    players = [p for p in session.players if f"player:{p}" in tabs]
     if record["status"] != "locked":
         window = _window(record, frozen)
-        return {p: read_player(game, state, p, tabs[f"player:{p}"], window) for p in session.players}
+        return {p: read_player(game, state, p, tabs[f"player:{p}"], window) for p in players}
     locked = session.attempt_rows(record["round"], record["attempt"])
     out = {}
-    for p in session.players:
+    for p in players:
         now = typed_rows(game, state, p, tabs[f"player:{p}"])
         problems, aside = [], []
         if not same_rows(now, locked[p]):
@@ -103,6 +105,8 @@ def _tell_players(session: Session, readings: Mapping[str, Reading], moment, pro
     writes = {}
     for role, book in player_books(session).items():
         player = role.split(":", 1)[1]
+        if player not in readings:
+            continue
         status = status_frame(session, player, readings[player], moment)
         locks = {tab.name: True for tab in game.submit_tabs(session.state, player)} if protect else {}
         writes[role] = partial(book.write, {"status": status}, layouts={"status": status_layout(status)},
@@ -110,10 +114,12 @@ def _tell_players(session: Session, readings: Mapping[str, Reading], moment, pro
     each_book(session.backend.in_flight, writes.items())
 
 
-def check(backend: Backend, clock: Clock = now_utc) -> CheckReport:
-    """Read every submission, report, and tell each player (in their own book) what counts."""
+def check(backend: Backend, clock: Clock = now_utc, players: Collection[str] | None = None) -> CheckReport:
+    """Read every submission, report, and tell each player (in their own book) what counts; with
+    `players`, only theirs (`watch`: those whose books changed)."""
     with backend.hold("check"):
-        session, books, read, _ = caught_up(backend, clock)
+        roles = None if players is None else {f"player:{p}" for p in players}
+        session, books, read, _ = caught_up(backend, clock, roles=roles)
         record = session.open_round
         if record is None:
             raise RoundError("the game is over: there is nothing to check")

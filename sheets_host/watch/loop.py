@@ -39,7 +39,6 @@ longer each time.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -51,7 +50,7 @@ from sheets_host.backends import ENGINE_TAB, Backend
 from sheets_host.discord.announce import Message
 from sheets_host.discord.post import Send, _discord, post, shown
 from sheets_host.engine import commands as engine
-from sheets_host.engine.delivery import check_owner, delivered, submit_layout
+from sheets_host.engine.delivery import delivered, submit_layout
 from sheets_host.engine.host import Clock, Session, now_utc, open_session, parse_time, stamp
 from sheets_host.engine.reading import submit_rows
 from sheets_host.engine.status_tab import from_now
@@ -60,6 +59,7 @@ from sheets_host.kit.console import echo
 from sheets_host.kit.errors import BookError, BusyError, SheetsHostError
 from sheets_host.kit.game import Window
 from sheets_host.kit.table import Column, TabSchema
+from .changes import Changes, submit_tabs
 from .quota import READS, Plan, Reads, plan
 
 WATCH = TabSchema("watch", (Column("round", "int", lo=1), Column("step"), Column("at"), Column("detail", optional=True)),
@@ -111,6 +111,7 @@ class Watch:
         # the resolve), or a failure, drops it.
         self.known: Session | None = None
         self.recorded: set[tuple[str, int, str]] = set()  # steps this watch recorded, as `steps_done` gives them
+        self.changes = Changes(backend)  # which books changed: a check reads only those (`watch.changes`)
 
     def say(self, line: str) -> None:
         self._say(f"{stamp(self.clock())} {line}")
@@ -175,7 +176,8 @@ class Watch:
             if all(t in small and t in known.tabs and small[t].equals(known.tabs[t]) for t in SMALL):
                 return known
             self._afford(1)
-        return open_session(self.backend, self.clock)
+            return open_session(self.backend, self.clock)
+        return self.changes.session(lambda: open_session(self.backend, self.clock))
 
     def _pass(self) -> datetime | None:
         session = self._session()
@@ -224,7 +226,7 @@ class Watch:
                      "or first deadline and round hours in the config)")
         if record["status"] == "open":
             if self.last_check is None or now >= self.last_check + plan_.check_every:
-                self._check(name)
+                self._check(name, None if timed else session)
             wake.append(self.last_check + plan_.check_every)
         return min(wake) if wake else self.clock() + plan_.check_every
 
@@ -274,6 +276,7 @@ class Watch:
         self.say(f"{report.name}: {report.action}" + (": the game is over" if report.over else ""))
         self.last_check = self.clock()  # the delivery just wrote every status tab
         self.known = open_session(self.backend, self.clock)
+        self.changes.opened(self.known)
         self.boundaries = _opening_boundaries(self.known)
         return self.clock()
 
@@ -308,14 +311,20 @@ class Watch:
                     self.say(f"{name}: reminder posted (closes {from_now(deadline, now)})")
         return [at for at in moments.values() if at > now]
 
-    def _check(self, name: str) -> None:
+    def _check(self, name: str, session: Session | None = None) -> None:
+        """Check every player, or with the `session` of a round without time controls only those
+        whose submit tabs changed (`watch.changes`)."""
         self._afford(self.books - 1)
-        self.known = None
-        report = engine.check(self.backend, self.clock)
+        players = None if session is None else self.changes.due(session)
+        todo = session.game.host_todo(session.state) if session is not None else []
+        if players != []:
+            self.known = None
+            report = engine.check(self.backend, self.clock, players)
+            self.changes.checked(report)
+            todo = report.host_todo
         self.last_check = self.clock()
-        counts = Counter(r.state for r in report.readings.values())
-        found = (", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
-                 + "".join(f"; the host must {todo}" for todo in report.host_todo))
+        found = (", ".join(f"{n} {state}" for state, n in sorted(self.changes.counts().items()))
+                 + "".join(f"; the host must {t}" for t in todo))
         if found != self.last_counts:
             self.say(f"{name}: checked: {found}")
             self.last_counts = found
@@ -325,7 +334,7 @@ class Watch:
         submission is settled. Notes the moments at which the submit tabs must be read again."""
         game, state = session.game, session.state
         at = self.clock()  # taken before the read: a row it sees was typed by then
-        read = _submit_tabs(session)
+        read = submit_tabs(session)
         if any(delivered(tabs.get(ENGINE_TAB)) < session.commit.version for tabs in read.values()):
             # A delivery a crash interrupted: the tabs may still hold the last round. Check finishes it.
             self._check(game.round_name(record["round"]))
@@ -339,7 +348,7 @@ class Watch:
                 again = session.open_round
                 if again is None or again["round"] != record["round"] or again["status"] != "open":
                     return None  # resolved meanwhile: the next pass sees it
-                fresh = _submit_tabs(session, list(seen))
+                fresh = submit_tabs(session, list(seen))
                 self._stamp(session, fresh, seen, at)
                 read.update(fresh)
         opened = parse_time(record.get("opened at"), "rounds:opened at")
@@ -408,16 +417,6 @@ def _opening_boundaries(session: Session) -> list[datetime]:
     if opened is None:
         return []
     return sorted({b for p in session.players for b in session.game.boundaries(session.state, p, opened)})
-
-
-def _submit_tabs(session: Session, players: list[str] | None = None) -> dict[str, dict[str, pd.DataFrame]]:
-    game, state = session.game, session.state
-    out = {}
-    for p in session.players if players is None else players:
-        book = session.backend.book(f"player:{p}")
-        out[p] = book.read([*(t.name for t in game.submit_tabs(state, p)), ENGINE_TAB], formulas=True)
-        check_owner(session, f"player:{p}", book, out[p])
-    return out
 
 
 def _unstamped(session: Session, player: str, tabs: Mapping[str, pd.DataFrame]) -> dict[str, list[tuple[int, int]]]:
