@@ -31,9 +31,9 @@ class Idle:
     lines: list[str]
 
 
-def watch_idle(game: str = "magicians-market", players: int = 20, minutes: int = 12, typed_after: int = 8,
-               seed: int = 1) -> Idle:
-    """Watch `game` for `minutes` with checks every minute; one player types `typed_after` minutes in."""
+def watch_idle(game: str = "magicians-market", players: int = 20, minutes: int = 12,
+               typed_after: timedelta = timedelta(minutes=8, seconds=20), seed: int = 1) -> Idle:
+    """Watch `game` for `minutes` with checks every minute; one player types `typed_after` in."""
     fake = FakeGoogle(keep_bodies=False)
     now = [START]
     fake.clock = lambda: now[0]
@@ -50,11 +50,11 @@ def watch_idle(game: str = "magicians-market", players: int = 20, minutes: int =
     watcher.clock = lambda: now[0]
     lines: list[str] = []
     watch = Watch(watcher, None, lambda: now[0], say=lines.append)
-    player, typed, shown, done = names[0], START + typed_after * MINUTE, None, False
+    player, typed, shown, done = names[0], START + typed_after, None, False
     book = creator.book(f"player:{player}").id
     while now[0] < START + minutes * MINUTE:
         if now[0] >= typed and not done:
-            _type(fake, book, creator, player, seed)
+            type_bot(fake, book, creator, player, seed)
             done = True
         counting[0] = True
         wake = watch.step()
@@ -75,15 +75,19 @@ def _status(fake: FakeGoogle, sid: str) -> str:
     return str(rows.get("your submission", ""))
 
 
-def _type(fake: FakeGoogle, sid: str, backend, player: str, seed: int) -> None:
-    """The bot's submission typed under the header, as a person types it (not through our account)."""
+def type_bot(fake: FakeGoogle, sid: str, backend, player: str, seed: int) -> list[list[object]]:
+    """The bot's submission typed under the header, as a person types it (not through our
+    account); the rows typed."""
     session = engine.open_session(backend)
     game, state = session.game, session.state
     rows = game.submit_rows(game.bot(state, player, rng_for(seed, game.round(state), f"bot/{player}")))
+    typed: list[list[object]] = []
     for name, frame in submit_frames(game, state, player, rows).items():
         tab = match_tab(name, fake.tabs(sid))
         if tab is not None and len(frame):
-            fake.put_values(sid, tab, [["" if v is None else v for v in row] for row in frame.values.tolist()], start="A2")
+            typed = [["" if v is None else v for v in row] for row in frame.values.tolist()]
+            fake.put_values(sid, tab, typed, start="A2")
+    return typed
 
 
 def most_in_a_minute(moments: list[datetime]) -> int:
@@ -100,7 +104,7 @@ def run(game: str = "magicians-market", players: int = 20, seed: int = 1) -> dic
     idle = watch_idle(game, players, seed=seed)
     quiet = [at for at, _ in idle.requests if START + 3 * MINUTE <= at < idle.typed]
     after = [at for at, _ in idle.requests if idle.typed <= at < idle.typed + 2 * MINUTE]
-    return {"game": game, "players": players, "seed": seed, "quiet_minutes": (idle.typed - START) / MINUTE - 3,
+    return {"game": game, "players": players, "seed": seed, "quiet_minutes": round((idle.typed - START) / MINUTE - 3, 1),
             "most_requests_a_minute_quiet": most_in_a_minute(quiet),
             "requests_quiet": len(quiet),
             "requests_first_two_minutes": len([at for at, _ in idle.requests if at < START + 2 * MINUTE]),
