@@ -18,6 +18,7 @@ from sheets_host.kit.console import echo
 from sheets_host.kit.errors import SheetsHostError
 from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly,
                       open_where, player_list, webhooks_for)
+from .deadlines import extend
 from .settings import expected, parse_settings, player_span, setting_columns
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -427,6 +428,9 @@ def list_games(game: Optional[str] = typer.Argument(None, metavar="GAME", help="
         echo(f"  {column.name} = {default if default.strip() else '(blank)'}")
         about = column.doc + ("." if column.doc and not column.doc.endswith(".") else "")
         echo(f"      {about} {expected(column)}".rstrip())
+
+
+app.command(short_help="Move the open round's deadline; the players are told.")(extend)
 
 
 if __name__ == "__main__":  # python -m sheets_host.cli.main, as bench runs it in a fresh process

@@ -70,7 +70,8 @@ ARCHIVE = TabSchema("archive", (Column("round", "int", lo=1), Column("attempt", 
                                 Column("use", "choice", USES, optional=True), Column("player", "player"),
                                 Column("row", "int", lo=1), Column("tab", optional=True)))
 # What a log line records: a command's steps and what it read (a submission, a default, a problem).
-LOG_KINDS = ("new", "lock", "freeze", "submission", "default", "problem", "resolve", "redo", "undo", "delivery")
+LOG_KINDS = ("new", "lock", "freeze", "submission", "default", "problem", "resolve", "redo", "undo", "delivery",
+             "extend")
 LOG = TabSchema("log", (Column("round", "int", lo=0), Column("attempt", "int", lo=0), Column("at"),
                         Column("kind", "choice", LOG_KINDS), Column("player", "player", optional=True),
                         Column("row", "int", lo=1, optional=True), Column("message", optional=True)))

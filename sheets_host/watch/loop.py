@@ -50,6 +50,7 @@ from sheets_host.backends import ENGINE_TAB, Backend
 from sheets_host.discord.announce import Message
 from sheets_host.discord.post import Send, _discord, post, shown
 from sheets_host.engine import commands as engine
+from sheets_host.engine.deadlines import moved_at
 from sheets_host.engine.delivery import delivered, submit_layout
 from sheets_host.engine.host import Clock, Session, now_utc, open_session, parse_time, stamp
 from sheets_host.engine.reading import submit_rows
@@ -289,11 +290,15 @@ class Watch:
         now, number = self.clock(), record["round"]
         opened = parse_time(record.get("opened at"), "rounds:opened at")
         moments = {h: deadline - timedelta(hours=h) for h in hours}
+        # A deadline the host moved (`extend`) is reminded of afresh, from the moment it was moved.
+        moved = moved_at(session, number)
+        since = max((t for t in (opened, moved) if t is not None), default=None)
+        key = {h: f"{h:g} h" if moved is None else f"{h:g} h before {stamp(deadline)}" for h in hours}
 
         def due(done: set[tuple[str, int, str]]) -> list[float]:
             # One whose moment was not after the opening would repeat the announcement.
-            return [h for h, at in moments.items() if at <= now < deadline and (opened is None or opened < at)
-                    and ("reminder", number, f"{h:g} h") not in done]
+            return [h for h, at in moments.items() if at <= now < deadline and (since is None or since < at)
+                    and ("reminder", number, key[h]) not in done]
 
         if due(done):
             self.known = None
@@ -307,7 +312,7 @@ class Watch:
                         raise BookError(f"{name}: reminder not posted: {e}") from None
                     # The nearest says it all: the ones a stopped watch missed are not sent late.
                     for h in hours:
-                        self._record(number, "reminder", f"{h:g} h", f"{from_now(deadline, now)} to {shown(self.url)}")
+                        self._record(number, "reminder", key[h], f"{from_now(deadline, now)} to {shown(self.url)}")
                     self.say(f"{name}: reminder posted (closes {from_now(deadline, now)})")
         return [at for at in moments.values() if at > now]
 
