@@ -3,7 +3,7 @@ refused for a locked round, a deadline not in the future, or later deadlines mov
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
