@@ -1,4 +1,4 @@
-"""Deadlines a host moves (`sheets-host extend`): the open round's deadline, in the host book's
+"""Deadlines a host moves (`sheets-host extend`), and rounds that close early: the open round's deadline, in the host book's
 `rounds` tab, where `watch` and every status tab read it.
 
 Each later deadline is set as its round opens: the deadline before it plus the config's `round
@@ -6,6 +6,12 @@ hours` (`resolve`). So moving the open round's deadline moves every later one wi
 keeping its length: where there are later deadlines (`round hours` set), `extend` asks for
 `--all`, saying so; without `round hours` there are none, and the host sets each as its round
 opens. The config's `first deadline` is read only by `new`, and stays as the game began.
+
+**Early close** (the config's `early close`, off unless yes): a player marks their submission
+final in a column of their own, headed `final`, in a submit tab, right of the game's columns, with
+`yes` under it. Every game's parser reads only its own columns, so no game is touched, and the
+archive keeps what counted. Once every player with something due has a submission that counts
+without a problem and has marked it final, `watch` locks and resolves (`closes_early`).
 
 Refused for a locked round (its submissions were copied at the lock: a later deadline would
 change nothing) and once the game is over. The move is recorded in the host log (kind `extend`),
@@ -15,15 +21,22 @@ the public book's say the new deadline at once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
+
+import pandas as pd
 
 from sheets_host.backends import Backend
 from sheets_host.kit import cells
 from sheets_host.kit.errors import RoundError, SchemaErrors
+from sheets_host.kit.game import Game
+from sheets_host.kit.table import Column
 from .commands import check
 from .commit import commit
 from .host import Clock, Session, now_utc, open_session, parse_time, stamp
+from .reading import HEADER_SEARCH
 from .status_tab import from_now, status_frame, status_layout
 
 
@@ -102,6 +115,42 @@ def extend(backend: Backend, clock: Clock = now_utc, *, hours: float | None = No
 def _tell_public(session: Session) -> None:
     status = status_frame(session, None)
     session.backend.book("public").write({"status": status}, layouts={"status": status_layout(status)})
+
+
+FINAL = Column("final", "bool", optional=True)
+
+
+def marked_final(game: Game, state: Any, player: str, tabs: Mapping[str, pd.DataFrame]) -> bool:
+    """Whether the player marked their submission final: a cell `final` in one of their submit
+    tabs (in the header row, or one of the rows a header is looked for in) with yes under it."""
+    for tab in game.submit_tabs(state, player):
+        data = tabs.get(tab.name)
+        if data is None:
+            continue
+        rows = [list(data.columns), *(list(r) for r in data.itertuples(index=False, name=None))]
+        for i, row in enumerate(rows[:HEADER_SEARCH]):
+            for c in (c for c, v in enumerate(row) if cells.fold(cells.text(v)) == FINAL.name):
+                if any(_yes(r[c]) for r in rows[i + 1:]):
+                    return True
+    return False
+
+
+def _yes(raw: object) -> bool:
+    try:
+        return FINAL.parse(raw) is True
+    except ValueError:
+        return False
+
+
+def closes_early(session: Session, states: Mapping[str, str], final: Mapping[str, bool]) -> bool:
+    """Whether the open round closes now: `early close` is on, and every player with something due
+    has a submission that counts without a problem (`states`, as `Reading.state` says) and has
+    marked it final."""
+    record, game = session.open_round, session.game
+    if not session.config.get("early close") or record is None or record["status"] != "open":
+        return False
+    due = [p for p in session.players if game.submits(session.state, p)]
+    return bool(due) and all(states.get(p) == "valid" and final.get(p) for p in due)
 
 
 def moved_at(session: Session, round_number: int) -> datetime | None:

@@ -48,6 +48,9 @@ ENGINE_SETTINGS = (
            doc="`watch` posts a reminder this many hours before each deadline, e.g. 24, 1; blank for none"),
     Column("check minutes", "float", lo=0.5, optional=True,
            doc="how often `watch` checks submissions (each player's status tab); blank: 5"),
+    Column("early close", "bool", optional=True,
+           doc="yes: `watch` closes a round before its deadline once every submission due counts and is marked "
+               "final; blank or no: at the deadline"),
 )
 # What `new` writes for the engine's settings the host leaves out.
 ENGINE_DEFAULTS = {"first deadline": "", "round hours": "", "reminder hours": "24, 1", "check minutes": 5}

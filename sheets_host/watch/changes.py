@@ -23,6 +23,7 @@ import pandas as pd
 
 from sheets_host.backends import ENGINE_TAB, Backend
 from sheets_host.engine.commands import CheckReport
+from sheets_host.engine.deadlines import marked_final
 from sheets_host.engine.delivery import check_owner, delivered, fresh_submits
 from sheets_host.engine.host import Session
 from sheets_host.engine.reading import Reading, read_player, rows_digest, typed_rows
@@ -59,6 +60,7 @@ class Changes:
         self.told: dict[str, str] = {}
         self.pending: set[str] = set()  # players found changed and not checked yet
         self.states: dict[str, str] = {}  # each player's submission as the last check of them found it
+        self.final: dict[str, bool] = {}  # whether each player marked it final, as last read (`marked_final`)
 
     def session(self, read: Callable[[], Session]) -> Session:
         """The host book: as last read if it has not changed since, else `read` again. Asks which
@@ -89,6 +91,7 @@ class Changes:
                 return None
             game, state = session.game, session.state
             self.pending |= {p for p in stale if rows_digest(typed_rows(game, state, p, read[p])) != self.told.get(p)}
+            self.final |= {p: marked_final(game, state, p, read[p]) for p in stale}
         return [p for p in session.players if p in self.pending]
 
     def checked(self, report: CheckReport) -> None:
@@ -105,7 +108,7 @@ class Changes:
         fresh submit tabs count for, so none is checked again until its player types."""
         game, state = session.game, session.state
         readings = {p: read_player(game, state, p, fresh_submits(game, state, p), Window(None, None)) for p in session.players}
-        self.key, self.pending, self.told, self.states = _key(session), set(), {}, {}
+        self.key, self.pending, self.told, self.states, self.final = _key(session), set(), {}, {}, {}
         self._note(readings)
 
     def counts(self) -> Counter[str]:

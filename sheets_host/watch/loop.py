@@ -50,7 +50,7 @@ from sheets_host.backends import ENGINE_TAB, Backend
 from sheets_host.discord.announce import Message
 from sheets_host.discord.post import Send, _discord, post, shown
 from sheets_host.engine import commands as engine
-from sheets_host.engine.deadlines import moved_at
+from sheets_host.engine.deadlines import closes_early, moved_at
 from sheets_host.engine.delivery import delivered, submit_layout
 from sheets_host.engine.host import Clock, Session, now_utc, open_session, parse_time, stamp
 from sheets_host.engine.reading import submit_rows
@@ -228,6 +228,9 @@ class Watch:
         if record["status"] == "open":
             if self.last_check is None or now >= self.last_check + plan_.check_every:
                 self._check(name, None if timed else session)
+            if not timed and closes_early(session, self.changes.states, self.changes.final):
+                self.say(f"{name}: every submission due counts and is marked final: closing early")
+                return self._close(session, number, name, False)
             wake.append(self.last_check + plan_.check_every)
         return min(wake) if wake else self.clock() + plan_.check_every
 

@@ -1,5 +1,6 @@
 """`watch` follows a deadline the host moved (`extend`): its reminders are planned from the new
-deadline, none sent twice and none for a moment that came before the move, and the lock moves."""
+deadline, none sent twice and none for a moment that came before the move, and the lock moves.
+With `early close`, it closes a round once every submission due counts and is marked final."""
 
 from __future__ import annotations
 
@@ -68,3 +69,69 @@ def test_extend_from_the_command_line_posts_the_new_deadline_once(tmp_path, fake
     said = "\u23f0 **Day 1**: the deadline is moved to 2099-11-25 20:00:00 UTC ("
     assert said in result.output and "posted to webhook 9" in result.output and "secret" not in result.output
     assert [m.content[:len(said)] for m in fake.posted()] == [said]
+
+
+def _typed(backend, player: str, final: str | None, valid: bool = True) -> None:
+    """The player's bot rows (or a row no game reads), and `final` in a column of its own."""
+    import pandas as pd
+
+    from sheets_host.engine.delivery import submit_frames, submit_layout
+    from sheets_host.kit.game import rng_for
+
+    session = engine.open_session(backend)
+    game, state = session.game, session.state
+    tab = game.submit_tabs(state, player)[0]
+    rows = game.submit_rows(game.bot(state, player, rng_for(7, 1, f"bot/{player}"))) if valid else [
+        {tab.header[0]: "nonsense"}]
+    data = submit_frames(game, state, player, rows)[tab.name]
+    if final is not None:
+        data = pd.concat([data, pd.DataFrame({"final": [final]}, index=data.index[:1])], axis=1).astype(object)
+    backend.book(f"player:{player}").write(
+        {tab.name: data}, layouts={tab.name: submit_layout(game, state, player, tab, data)})
+
+
+def test_early_close_locks_and_resolves_once_every_submission_counts_and_is_final(folder_backend):
+    now, players = [START], bot_names(4)
+    engine.new_game(folder_backend, "magicians-market", players, 7, clock=lambda: now[0], settings={
+        "first deadline": "2026-11-23 18:00", "reminder hours": "", "check minutes": 1, "early close": "yes"})
+    lines = []
+    watch = Watch(folder_backend, None, lambda: now[0], say=lines.append)
+
+    def minutes(n):
+        for _ in range(n):
+            watch.step()
+            now[0] += timedelta(minutes=1)
+
+    status = folder_backend.book(f"player:{players[0]}").read(["status"])["status"]
+    assert "type final at the top of the first empty column of the 'submit' tab" in " ".join(map(str, status["value"]))
+    for p in players[:3]:
+        _typed(folder_backend, p, "yes")
+    _typed(folder_backend, players[3], None)
+    minutes(3)
+    _typed(folder_backend, players[3], "yes", valid=False)  # final, but it does not count
+    minutes(3)
+    assert not any("closing early" in line for line in lines)
+    _typed(folder_backend, players[3], "no")
+    minutes(2)
+    assert not any("closing early" in line for line in lines)
+    _typed(folder_backend, players[3], "Yes")
+    minutes(2)
+    early = [line for line in lines if "closing early" in line or ": locked" in line or ": resolved" in line]
+    assert [line.split(" UTC ")[1] for line in early] == [
+        "day 1: every submission due counts and is marked final: closing early", "day 1: locked", "day 1: resolved"]
+    assert early[0].startswith("2026-11-22 12:08:00")  # at the first check after the last mark
+    assert engine.open_session(folder_backend).open_round["round"] == 2
+
+
+def test_without_early_close_a_round_marked_final_waits_for_its_deadline(folder_backend):
+    now, players = [START], bot_names(4)
+    engine.new_game(folder_backend, "magicians-market", players, 7, clock=lambda: now[0], settings={
+        "first deadline": "2026-11-23 18:00", "reminder hours": "", "check minutes": 1})
+    for p in players:
+        _typed(folder_backend, p, "yes")
+    watch = Watch(folder_backend, None, lambda: now[0], say=lambda line: None)
+    for _ in range(3):
+        watch.step()
+        now[0] += timedelta(minutes=1)
+    record = engine.open_session(folder_backend).open_round
+    assert (record["round"], record["status"]) == (1, "open")
