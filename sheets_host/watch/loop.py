@@ -12,7 +12,9 @@ One pass reads the host book and does what is due, in this order:
    lock, since nothing typed from then on can count);
 4. **remind** the players before the deadline (`reminder hours` in the config, 24 and 1 by
    default), once each: a reminder whose moment came before the round opened is not sent;
-5. **check** every `check minutes`, so players see their status in their own book;
+5. **check** every `check minutes`, so players see their status in their own book: only the
+   books that changed (`watch.changes`), and with `early close` a round every player marked final
+   is closed then (`engine.deadlines`);
 6. in a game with time controls, **stamp** each row typed without a time with the moment of the
    poll that first saw it (`Game.stamped_column`), reading the players' submit tabs every few
    seconds and at each moment that decides what counts (`Game.boundaries`: a window's end, a
