@@ -27,6 +27,7 @@ from sheets_host.engine.deadlines import marked_final
 from sheets_host.engine.delivery import check_owner, delivered, fresh_submits
 from sheets_host.engine.host import Session
 from sheets_host.engine.reading import Reading, read_player, rows_digest, typed_rows
+from sheets_host.kit.errors import BookError
 from sheets_host.kit.game import Window
 
 
@@ -51,13 +52,14 @@ class Changes:
     """What watch knows of the books: which it has read since they last changed (`fresh`), and
     what each player's status tab was written from (`told`: a digest of their typed rows)."""
 
-    def __init__(self, backend: Backend):
-        self.backend = backend
+    def __init__(self, backend: Backend, say: Callable[[str], None]):
+        self.backend, self.say = backend, say
         self.mark: object = None  # the last answer's, for the next question
         self.fresh: set[str] = set()  # roles whose book is as watch last read it
         self.host: Session | None = None  # the host book as last read whole
         self.key: tuple[Any, ...] | None = None
         self.told: dict[str, str] = {}
+        self.refused = False  # whether the last question was refused (said once, until one is answered)
         self.pending: set[str] = set()  # players found changed and not checked yet
         self.states: dict[str, str] = {}  # each player's submission as the last check of them found it
         self.final: dict[str, bool] = {}  # whether each player marked it final, as last read (`marked_final`)
@@ -66,7 +68,15 @@ class Changes:
         """The host book: as last read if it has not changed since, else `read` again. Asks which
         books changed first (one request), so the answers of later passes cover every read after."""
         players = self.host.players if self.host is not None else []
-        changed, self.mark = self.backend.changed({"host", *(f"player:{p}" for p in players)}, self.mark)
+        roles = {"host", *(f"player:{p}" for p in players)}
+        try:
+            changed, self.mark = self.backend.changed(roles, self.mark)
+        except BookError as e:  # the Drive API off in the host's project, say: every book is read, as before
+            if not self.refused:
+                self.say(f"{e}: every check reads every book until it answers")
+            changed, self.mark, self.refused = roles | self.fresh, None, True
+        else:
+            self.refused = False
         self.fresh -= changed
         if self.host is not None and "host" in self.fresh:
             return self.host

@@ -114,7 +114,7 @@ class Watch:
         # the resolve), or a failure, drops it.
         self.known: Session | None = None
         self.recorded: set[tuple[str, int, str]] = set()  # steps this watch recorded, as `steps_done` gives them
-        self.changes = Changes(backend)  # which books changed: a check reads only those (`watch.changes`)
+        self.changes = Changes(backend, self.say)  # which books changed: a check reads only those (`watch.changes`)
 
     def say(self, line: str) -> None:
         self._say(f"{stamp(self.clock())} {line}")

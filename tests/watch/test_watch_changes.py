@@ -73,3 +73,24 @@ def test_offline_a_book_written_again_is_changed(tmp_path):
     assert backend.changed(roles, mark)[0] == set()
     engine.check(backend, players=players[:2])  # tells two players: writes their status tabs
     assert backend.changed(roles, mark)[0] == {f"player:{p}" for p in players[:2]}
+
+
+def test_a_refused_question_reads_every_book_as_before_and_says_so_once():
+    fake, now = FakeGoogle(keep_bodies=False), [START]
+    creator, _ = fake_backend("", fake=fake)
+    engine.new_game(creator, "magicians-market", bot_names(4), 7, clock=lambda: now[0], settings={
+        "first deadline": stamp(START + timedelta(days=2))[:16], "check minutes": 1})
+    watcher, _ = fake_backend(creator.refs()["host"], fake=fake)
+    lines = []
+    watch = Watch(watcher, None, lambda: now[0], say=lines.append)
+    for _ in range(2):  # the Drive API not enabled in the project, say
+        fake.fail_next(1, 403, reason="accessNotConfigured")
+        watch.step()
+        now[0] += MINUTE
+    assert sum("every check reads every book until it answers" in line for line in lines) == 1
+    assert any(line.endswith("day 1: checked: 4 empty") for line in lines)
+    before = len(fake.requests)
+    watch.step()  # answered again: the first answer knows nothing, so every book is read once more
+    now[0] += MINUTE
+    watch.step()
+    assert [call.path for call in fake.requests[-1:]] == ["/drive/v3/changes"] and len(fake.requests) - before > 5
