@@ -30,7 +30,7 @@ import pandas as pd
 
 from sheets_host.backends import Backend
 from sheets_host.kit import cells
-from sheets_host.kit.errors import RoundError, SchemaErrors
+from sheets_host.kit.errors import BookError, RoundError, SchemaErrors, SheetsHostError
 from sheets_host.kit.game import Game
 from sheets_host.kit.table import Column
 from .commands import check
@@ -108,7 +108,11 @@ def extend(backend: Backend, clock: Clock = now_utc, *, hours: float | None = No
                      + (", and every later one with it" if every_later and session.config.get("round hours") else ""))
         commit(session, session.state)
         _tell_public(session)
-    check(backend, clock)  # every player's status tab: the new deadline, beside what counts
+    try:
+        check(backend, clock)  # every player's status tab: the new deadline, beside what counts
+    except SheetsHostError as e:
+        raise BookError(f"{name}'s deadline is moved to {stamp(after)} and saved in the host book, but the players' "
+                        f"status tabs were not all written: {e}. Run `sheets-host check` to write them") from None
     return Extension(number, name, before, after)
 
 

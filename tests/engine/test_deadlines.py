@@ -10,7 +10,7 @@ import pytest
 from sheets_host.engine import commands as engine
 from sheets_host.engine.deadlines import extend, moved_at
 from sheets_host.engine.play import bot_names
-from sheets_host.kit.errors import RoundError
+from sheets_host.kit.errors import BookError, RoundError
 
 START = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 PLAYERS = bot_names(4)
@@ -61,3 +61,14 @@ def test_an_extension_is_refused_for_a_locked_round_the_past_and_a_time_not_read
     engine.lock(folder_backend, clock=lambda: START)
     with pytest.raises(RoundError, match=r"day 1 is locked since 2026-11-22 12:00:00 UTC"):
         extend(folder_backend, lambda: START, hours=1)
+
+
+def test_an_extension_whose_status_tabs_cannot_be_written_says_the_deadline_moved(folder_backend):
+    _new(folder_backend, **{"round hours": ""})
+    stray = folder_backend.folder / "players" / f"{PLAYERS[1]} (1).xlsx"
+    stray.write_bytes(b"")  # a download beside the book: every command reading it stops
+    with pytest.raises(BookError, match=r"day 1's deadline is moved to 2026-11-22 20:00:00 UTC and saved in the host "
+                                        r"book, but the players' status tabs were not all written: .*Run `sheets-host "
+                                        r"check` to write them"):
+        extend(folder_backend, lambda: START, hours=2)
+    assert engine.open_session(folder_backend).open_round["deadline"] == "2026-11-22 20:00:00 UTC"
