@@ -28,7 +28,6 @@ class Idle:
     requests: list[tuple[datetime, Call]]  # what watch sent, each with its moment
     typed: datetime  # when the player typed
     shown: datetime | None  # when their status tab first said their submission counts
-    lines: list[str]
 
 
 def watch_idle(game: str = "magicians-market", players: int = 20, minutes: int = 12,
@@ -48,8 +47,7 @@ def watch_idle(game: str = "magicians-market", players: int = 20, minutes: int =
         "check minutes": 1})
     watcher, _ = fake_backend(creator.refs()["host"], fake=fake)
     watcher.clock = lambda: now[0]
-    lines: list[str] = []
-    watch = Watch(watcher, None, lambda: now[0], say=lines.append)
+    watch = Watch(watcher, None, lambda: now[0], say=lambda line: None)
     player, typed, shown, done = names[0], START + typed_after, None, False
     book = creator.book(f"player:{player}").id
     while now[0] < START + minutes * MINUTE:
@@ -63,7 +61,7 @@ def watch_idle(game: str = "magicians-market", players: int = 20, minutes: int =
             shown = now[0]
         now[0] = max(wake or now[0], now[0] + timedelta(seconds=1))
     requests = [(at, call) for (at, counted), call in zip(times, fake.requests) if counted]
-    return Idle(requests, typed, shown, lines)
+    return Idle(requests, typed, shown)
 
 
 def _status(fake: FakeGoogle, sid: str) -> str:
@@ -114,8 +112,12 @@ def run(game: str = "magicians-market", players: int = 20, seed: int = 1) -> dic
 
 def report_lines(data: dict) -> list[str]:
     return [f"{data['game']}, {data['players']} players, watched on a local fake of the Google APIs, a check a minute:",
-            f"  nobody typing ({data['quiet_minutes']:g} min): {data['most_requests_a_minute_quiet']} requests a "
+            f"  nobody typing ({data['quiet_minutes']:g} min): {_requests(data['most_requests_a_minute_quiet'])} a "
             f"minute at most ({data['requests_quiet']} in all)",
             f"  the first two minutes (every book read and told once): {data['requests_first_two_minutes']} requests",
             f"  a player types: {data['requests_two_minutes_after_typing']} requests in the two minutes after; "
             f"their status tab said it {data['seconds_until_status_shows_it']:g} s after"]
+
+
+def _requests(n: int) -> str:
+    return f"{n} request{'' if n == 1 else 's'}"
