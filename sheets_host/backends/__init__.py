@@ -105,8 +105,8 @@ class Backend(Protocol):
 
     def changed(self, roles: Collection[str], since: object = None) -> tuple[set[str], object]:
         """Which of `roles`' books changed since `since` (a mark this method returned; None: all of
-        them, nothing being known yet), and the mark to pass next time, taken before the answer:
-        a book read after this call and not in the next answer has not changed since it was read.
+        them, nothing being known yet), and the mark to pass next time, as of this call: a book read
+        after this call and not in the next answer has not changed since it was read.
         A change is anyone's: a player typing, this tool's own writes. On Google Sheets one Drive
         request (its change log, from the token the mark is: Google's own cursor, so no clock is
         compared); offline none (each file's modification time, size and inode)."""
