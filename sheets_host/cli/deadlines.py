@@ -9,14 +9,16 @@ from typing import Optional
 import typer
 
 from sheets_host.kit.console import echo
-from .options import AUTH, BACKEND, CREDENTIALS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly, open_where, webhooks_for
+from .options import (AUTH, BACKEND, CREDENTIALS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly, open_where,
+                      webhooks_for)
 
 
 @friendly
 def extend(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
            hours: Optional[float] = typer.Option(None, "--hours", help="Move the deadline this many hours later "
                                                                        "(negative: earlier)."),
-           to: Optional[str] = typer.Option(None, "--to", metavar="TIME", help="The new deadline, UTC: \"2026-11-24 18:00\"."),
+           to: Optional[str] = typer.Option(None, "--to", metavar="TIME",
+                                            help="The new deadline, UTC: \"2026-11-24 18:00\"."),
            every_later: bool = typer.Option(False, "--all", help="Every later deadline moves with it (each is round "
                                                                   "hours after the one before)."),
            no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (the players' status tabs "
@@ -34,7 +36,8 @@ def extend(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     from sheets_host.engine.deadlines import extend as move
     from sheets_host.engine.host import now_utc
 
-    url = None if no_post else webhooks_for(where, webhook, None, public=True)[0]  # asked first: nothing moved without it
+    # The address first: a missing one stops the command before anything moved.
+    url = None if no_post else webhooks_for(where, webhook, None, public=True)[0]
     done = move(open_where(where, backend, credentials, auth), hours=hours, to=to, every_later=every_later)
     said = done.said(now_utc())
     echo(said)

@@ -1,5 +1,10 @@
-"""Deadlines a host moves (`sheets-host extend`), and rounds that close early: the open round's deadline, in the host book's
-`rounds` tab, where `watch` and every status tab read it.
+"""Deadlines a host moves (`sheets-host extend`), and rounds that close early.
+
+`extend` moves the open round's deadline in the host book's `rounds` tab, where `watch` and every
+status tab read it, records the move in the host log (kind `extend`, which `watch` reads to plan
+the round's reminders afresh: `moved_at`), and has every player's status tab and the public
+book's say the new deadline at once. Refused for a locked round (its submissions were copied at
+the lock: a later deadline would change nothing) and once the game is over.
 
 Each later deadline is set as its round opens: the deadline before it plus the config's `round
 hours` (`resolve`). So moving the open round's deadline moves every later one with it, each round
@@ -9,14 +14,10 @@ opens. The config's `first deadline` is read only by `new`, and stays as the gam
 
 **Early close** (the config's `early close`, off unless yes): a player marks their submission
 final in a column of their own, headed `final`, in a submit tab, right of the game's columns, with
-`yes` under it. Every game's parser reads only its own columns, so no game is touched, and the
-archive keeps what counted. Once every player with something due has a submission that counts
-without a problem and has marked it final, `watch` locks and resolves (`closes_early`).
-
-Refused for a locked round (its submissions were copied at the lock: a later deadline would
-change nothing) and once the game is over. The move is recorded in the host log (kind `extend`),
-which `watch` reads to re-plan the round's reminders (`moved_at`); every player's status tab and
-the public book's say the new deadline at once.
+`yes` under it (`marked_final`). Every game's parser reads only its own columns, so no game is
+touched, and the archive keeps what counted. Once every player with something due has a
+submission that counts without a problem and has marked it final, `watch` locks and resolves
+(`closes_early`).
 """
 
 from __future__ import annotations
@@ -92,8 +93,8 @@ def extend(backend: Backend, clock: Clock = now_utc, *, hours: float | None = No
             raise RoundError("the game is over: there is no deadline to move")
         number, name = record["round"], session.game.round_name(record["round"])
         if record["status"] == "locked":
-            raise RoundError(f"{name} is locked since {record['frozen at']}: its submissions were copied then, and "
-                             "a later deadline would change nothing (resolve it, or undo the round before)")
+            raise RoundError(f"{name} is locked since {record['frozen at']}: its submissions were copied then, so a "
+                             "later deadline would change nothing")
         before = parse_time(record.get("deadline"), "rounds:deadline")
         after = new_deadline(before, hours, to)
         if after <= clock():

@@ -117,7 +117,8 @@ class Changes:
         """A round was resolved and delivered (`session` read after): each status tab says what the
         fresh submit tabs count for, so none is checked again until its player types."""
         game, state = session.game, session.state
-        readings = {p: read_player(game, state, p, fresh_submits(game, state, p), Window(None, None)) for p in session.players}
+        readings = {p: read_player(game, state, p, fresh_submits(game, state, p), Window(None, None))
+                    for p in session.players}
         self.key, self.pending, self.told, self.states, self.final = _key(session), set(), {}, {}, {}
         self._note(readings)
 

@@ -57,7 +57,8 @@ def test_an_extension_is_refused_for_a_locked_round_the_past_and_a_time_not_read
         extend(folder_backend, lambda: START, to="05/11/2026 18:00")
     with pytest.raises(RoundError, match="--hours N .* or --to"):
         extend(folder_backend, lambda: START)
-    assert extend(folder_backend, lambda: START, to="2026-11-23 9:30").after == datetime(2026, 11, 23, 9, 30, tzinfo=timezone.utc)
+    moved = extend(folder_backend, lambda: START, to="2026-11-23 9:30")
+    assert moved.after == datetime(2026, 11, 23, 9, 30, tzinfo=timezone.utc)
     engine.lock(folder_backend, clock=lambda: START)
     with pytest.raises(RoundError, match=r"day 1 is locked since 2026-11-22 12:00:00 UTC"):
         extend(folder_backend, lambda: START, hours=1)
