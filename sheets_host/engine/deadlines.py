@@ -101,8 +101,8 @@ def extend(backend: Backend, clock: Clock = now_utc, *, hours: float | None = No
             raise RoundError(f"the new deadline, {stamp(after)}, is not after now ({stamp(clock())}): to close "
                              f"{name} now, lock and resolve it")
         if session.config.get("round hours") and not every_later:
-            raise RoundError(f"each deadline is {session.config['round hours']:g} round hours after the one before, "
-                             f"so moving {name}'s moves every later one too: run again with --all")
+            raise RoundError(f"each deadline is round hours ({session.config['round hours']:g}) after the one "
+                             f"before, so moving {name}'s moves every later one too: run again with --all")
         record["deadline"] = stamp(after)
         session.note(number, record["attempt"], "extend",
                      f"deadline moved from {stamp(before) if before else 'none'} to {stamp(after)} by the host"

@@ -28,7 +28,7 @@ def _row(backend, role: str, what: str) -> str:
 
 def test_an_extension_moves_the_deadline_says_it_everywhere_and_is_logged(folder_backend):
     _new(folder_backend)
-    with pytest.raises(RoundError, match="each deadline is 24 round hours after the one before, so moving day 1's "
+    with pytest.raises(RoundError, match=r"each deadline is round hours \(24\) after the one before, so moving day 1's "
                                          "moves every later one too: run again with --all"):
         extend(folder_backend, lambda: START, hours=3)
     done = extend(folder_backend, lambda: START, hours=3, every_later=True)
