@@ -103,6 +103,14 @@ class Backend(Protocol):
     def book(self, role: str) -> Book:
         """The existing book for `role`; raises BookError when there is none."""
 
+    def changed(self, roles: Collection[str], since: object = None) -> tuple[set[str], object]:
+        """Which of `roles`' books changed since `since` (a mark this method returned; None: all of
+        them, nothing being known yet), and the mark to pass next time, as of this call: a book read
+        after this call and not in the next answer has not changed since it was read.
+        A change is anyone's: a player typing, this tool's own writes. On Google Sheets one Drive
+        request (its change log, from the token the mark is: Google's own cursor, so no clock is
+        compared); offline none (each file's modification time, size and inode)."""
+
     def create(self, role: str, title: str, readers: Sequence[str] = (), public: bool = False) -> Book:
         """A new, empty book for `role`, shared with `readers` (emails) or with anyone (public)."""
 

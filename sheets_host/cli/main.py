@@ -20,6 +20,7 @@ from . import private
 from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly,
                       open_where, player_list, webhooks_for)
 from . import records
+from .deadlines import extend
 from .settings import expected, parse_settings, player_span, setting_columns
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -325,8 +326,10 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
                                           help="Also time each round's `sheets-host resolve` in a fresh process."),
           google: bool = typer.Option(False, "--google", help="Count Google Sheets requests and bytes per command "
                                                               "instead, on a local fake of the Sheets API."),
-          watched: bool = typer.Option(False, "--watch", help="Spirit Chain on the fake Google API, a duel run by "
-                                                              "`watch`: its reads and bytes a minute."),
+          watched: bool = typer.Option(False, "--watch", help="A game run by `watch` on the fake Google API: Spirit "
+                                                              "Chain's duel, its reads and bytes a minute; any other "
+                                                              "game (20 players unless --players) checked every "
+                                                              "minute, nobody typing, then one player: its requests."),
           latency: float = typer.Option(0.0, "--latency", min=0, metavar="MS",
                                         help="With --google: each request takes MS milliseconds more (a round "
                                              "trip to Google); the report gives each command's wall time."),
@@ -339,7 +342,7 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
     sends to each spreadsheet, the largest request of each round and each command's wall time, on a
     local fake of the API (--latency 250: as if each request took a quarter of a second).
     With --watch: a Spirit Chain duel run by `watch` (--rounds: its first N phase parts), its reads
-    and bytes a minute.
+    and bytes a minute; another game watched with a check a minute, nobody typing, then one player.
 
     Example: sheets-host bench magicians-market --players 20
     """
@@ -370,19 +373,19 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
 def _bench_google(game: str, players: int | None, rounds: int | None, seed: int, as_json: bool, watched: bool,
                   latency: float = 0.0) -> None:
     try:
-        from . import bench_google, bench_watch
+        from . import bench_google, bench_idle, bench_watch
     except ImportError as e:
-        if e.name not in (f"{__package__}.bench_google", f"{__package__}.bench_watch"):
+        if e.name not in (f"{__package__}.bench_google", f"{__package__}.bench_idle", f"{__package__}.bench_watch"):
             raise
         raise SheetsHostError("bench --google is not available in this installation "
                               f"({e.name} is missing)") from None
     from sheets_host.games import get_game
 
     name = get_game(game).name
-    if watched and name != "spirit-chain":
-        raise SheetsHostError("bench --watch plays spirit-chain, the game watch polls (time controls)")
-    report = bench_watch if watched else bench_google
-    data = (bench_watch.run(rounds, seed) if watched
+    # Spirit Chain: a duel with time controls, polled; any other game: idle, then one player typing.
+    report = (bench_watch if name == "spirit-chain" else bench_idle) if watched else bench_google
+    data = (bench_watch.run(rounds, seed) if report is bench_watch
+            else bench_idle.run(name, players or 20, seed) if report is bench_idle
             else bench_google.run(name, players, rounds=rounds, seed=seed, latency_ms=latency))
     if as_json:
         echo(json.dumps(data, indent=2, default=str))
@@ -440,6 +443,9 @@ def list_games(game: Optional[str] = typer.Argument(None, metavar="GAME", help="
         echo(f"  {column.name} = {default if default.strip() else '(blank)'}")
         about = column.doc + ("." if column.doc and not column.doc.endswith(".") else "")
         echo(f"      {about} {expected(column)}".rstrip())
+
+
+app.command(short_help="Move the open round's deadline; the players are told.")(extend)
 
 
 if __name__ == "__main__":  # python -m sheets_host.cli.main, as bench runs it in a fresh process

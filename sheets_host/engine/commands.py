@@ -14,7 +14,7 @@ Nothing a player typed is ever lost: every set of rows read or replaced is archi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
@@ -58,15 +58,17 @@ def _window(record: Mapping, frozen=None) -> Window:
 
 def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping[str, pd.DataFrame]],
                       frozen) -> dict[str, Reading]:
-    """Each player's reading for the open round: from their submit tab, or, once the round is
-    locked, from the copy taken at the lock (later edits reported as ignored, and set aside)."""
+    """Each player's reading for the open round (of the players whose books were read): from their
+    submit tab, or, once the round is locked, from the copy taken at the lock (later edits reported
+    as ignored, and set aside)."""
     game, state = session.game, session.state
+    players = [p for p in session.players if f"player:{p}" in tabs]
     if record["status"] != "locked":
         window = _window(record, frozen)
-        return {p: read_player(game, state, p, tabs[f"player:{p}"], window) for p in session.players}
+        return {p: read_player(game, state, p, tabs[f"player:{p}"], window) for p in players}
     locked = session.attempt_rows(record["round"], record["attempt"])
     out = {}
-    for p in session.players:
+    for p in players:
         now = typed_rows(game, state, p, tabs[f"player:{p}"])
         problems, aside = [], []
         if not same_rows(now, locked[p]):
@@ -106,6 +108,8 @@ def _tell_players(session: Session, readings: Mapping[str, Reading], moment, loc
     writes = {}
     for role, book in player_books(session).items():
         player = role.split(":", 1)[1]
+        if player not in readings:  # a book not read (`check` of some players)
+            continue
         tabs = {"status": status_frame(session, player, readings[player], moment)}
         if locked:
             tabs[commitments.PRIVATE_TAB] = commitments.private_frame(game, committed, player)
@@ -121,12 +125,14 @@ def _layouts(tabs: Mapping[str, pd.DataFrame]) -> dict:
     return {name: status_layout(tab) if name == "status" else commitments.layout(tab) for name, tab in tabs.items()}
 
 
-def check(backend: Backend, clock: Clock = now_utc,
+def check(backend: Backend, clock: Clock = now_utc, players: Collection[str] | None = None,
           then: Callable[[Session, Mapping[str, Reading]], None] | None = None) -> CheckReport:
-    """Read every submission, report, and tell each player (in their own book) what counts;
-    `then` gets the readings while the game is still held (the private receipts and nudges)."""
+    """Read every submission, report, and tell each player (in their own book) what counts; with
+    `players`, only theirs (`watch`: those whose books changed); `then` gets the readings while
+    the game is still held (the private receipts and nudges)."""
     with backend.hold("check"):
-        session, books, read, _ = caught_up(backend, clock)
+        roles = None if players is None else {f"player:{p}" for p in players}
+        session, books, read, _ = caught_up(backend, clock, roles=roles)
         record = session.open_round
         if record is None:
             raise RoundError("the game is over: there is nothing to check")

@@ -7,7 +7,7 @@ is in the archive, so nothing a player typed is ever lost.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -152,13 +152,13 @@ def versions(session: Session, read: Mapping[str, Mapping[str, pd.DataFrame]]) -
     return versions
 
 
-def caught_up(backend: Backend, clock: Clock, correcting: bool = False
+def caught_up(backend: Backend, clock: Clock, correcting: bool = False, roles: Collection[str] | None = None
               ) -> tuple[Session, dict[str, Book], dict[str, dict[str, pd.DataFrame]], ResolveReport | None]:
-    """The game with every other book read; what the host's last commit still owes (books behind
-    it, announcement files) is finished first and reported, so no command reads a submit tab that
-    still holds the previous round. `correcting`: see `open_session`."""
+    """The game with every other book read (with `roles`, only theirs); what the host's last commit
+    still owes (books behind it, announcement files) is finished first and reported, so no command
+    reads a submit tab that still holds the previous round. `correcting`: see `open_session`."""
     session = open_session(backend, clock, correcting)
-    books = other_books(session)
+    books = {r: b for r, b in other_books(session).items() if roles is None or r in roles}
     read = read_books(session, books)
     behind = [r for r, v in versions(session, read).items() if v < session.commit.version]
     if not behind:
@@ -170,7 +170,7 @@ def caught_up(backend: Backend, clock: Clock, correcting: bool = False
                                                    name=session.game.round_name(last.round))
     report = finish_delivery(session, books, read, behind)
     session = open_session(backend, clock, correcting)
-    books = other_books(session)
+    books = {r: b for r, b in other_books(session).items() if roles is None or r in roles}
     return session, books, read_books(session, books), report
 
 

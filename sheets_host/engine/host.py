@@ -50,6 +50,9 @@ ENGINE_SETTINGS = (
            doc="how often `watch` checks submissions (each player's status tab); blank: 5"),
     Column("receipt minutes", "float", lo=0, optional=True,
            doc="at most one private receipt a player this often (a check sends the latest); blank: 1"),
+    Column("early close", "bool", optional=True,
+           doc="yes: `watch` closes a round before its deadline once every submission due counts and is marked "
+               "final; blank or no: at the deadline"),
 )
 # What `new` writes for the engine's settings the host leaves out.
 ENGINE_DEFAULTS = {"first deadline": "", "round hours": "", "reminder hours": "24, 1", "check minutes": 5}
@@ -72,7 +75,8 @@ ARCHIVE = TabSchema("archive", (Column("round", "int", lo=1), Column("attempt", 
                                 Column("use", "choice", USES, optional=True), Column("player", "player"),
                                 Column("row", "int", lo=1), Column("tab", optional=True)))
 # What a log line records: a command's steps and what it read (a submission, a default, a problem).
-LOG_KINDS = ("new", "lock", "freeze", "submission", "default", "problem", "resolve", "redo", "undo", "delivery")
+LOG_KINDS = ("new", "lock", "freeze", "submission", "default", "problem", "resolve", "redo", "undo", "delivery",
+             "extend")
 LOG = TabSchema("log", (Column("round", "int", lo=0), Column("attempt", "int", lo=0), Column("at"),
                         Column("kind", "choice", LOG_KINDS), Column("player", "player", optional=True),
                         Column("row", "int", lo=1, optional=True), Column("message", optional=True)))

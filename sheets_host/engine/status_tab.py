@@ -139,6 +139,11 @@ def status_frame(session: Session, player: str | None, reading: Reading | None =
             rows += [("problem", ("problem", f"{p.where()}: {p.message}" if p.where() else p.message))
                      for p in reading.parsed.problems]
             rows.append(("", ("checked", when(checked or now, now))))
+        if due and session.config.get("early close"):  # `engine.deadlines.marked_final` reads the mark
+            tab = game.submit_tabs(state, player)[0].name
+            rows.append(("", ("early close", f"when your submission is final, type final at the top of the first "
+                                             f"empty column of the '{tab}' tab, and yes under it: the {game.round_word} "
+                                             "closes as soon as every submission counts and is final")))
     rows.append(("", ("game", game.title)))
     if player:
         rows.append(("", ("player", player)))

@@ -111,6 +111,8 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
             ("PATCH", re.compile(r"/drive/v3/files/(?P<sid>[^/]+)"), self._update_file),
             ("DELETE", re.compile(r"/drive/v3/files/(?P<sid>[^/]+)"), self._delete_file),
             ("POST", re.compile(r"/drive/v3/files/(?P<sid>[^/]+)/permissions"), self._create_permission),
+            ("GET", re.compile(r"/drive/v3/changes/startPageToken"), self._start_token),
+            ("GET", re.compile(r"/drive/v3/changes"), self._list_changes),
             ("GET", re.compile(r"/v4/spreadsheets/(?P<sid>[^/:]+)"), self._get_spreadsheet),
             ("GET", re.compile(r"/v4/spreadsheets/(?P<sid>[^/:]+)/values:batchGet"), self._values_batch_get),
             ("POST", re.compile(r"/v4/spreadsheets/(?P<sid>[^/:]+):batchUpdate"), self._batch_update),
@@ -142,6 +144,7 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
         sid = f"fake{len(self.files) + 1:03d}-{title.replace(' ', '_')[:20]}"
         sid = re.sub(r"[^A-Za-z0-9_-]", "_", sid)
         self.files[sid] = FakeFile(sid, title, [], [FakeSheet(i, t) for i, t in enumerate(tabs)], locale=self.locale)
+        self.touch(sid)
         return sid
 
     def put_values(self, sid: str, tab: str, rows: list[list[Any]], *, formulas: bool = False, start: str = "A1") -> None:
@@ -164,6 +167,7 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
                     set_cell(sheet, r0 + i, c0 + j, {"formulaValue": value})
                 else:
                     set_cell(sheet, r0 + i, c0 + j, raw(value))
+        self.touch(sid)
 
     def values(self, sid: str, tab: str) -> list[list[Any]]:
         """The tab as Google's FORMULA render shows it: trimmed, formulas as their text."""
@@ -268,6 +272,8 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
             status, reply = self._error(e)
         if self._created:
             record["sid"] = self._created
+        if status == 200 and method != "GET" and record["sid"] in self.files:
+            self.touch(record["sid"])  # applied, whether or not its answer comes back
         if len(self.requests) in self._lost:
             how = self._lost.pop(len(self.requests))
             if isinstance(how, int):

@@ -13,12 +13,18 @@ or refused as Drive refuses them:
 
 Creating a permission the file already has (same type and address) changes its role and answers
 it, so a command run again after a kill shares nothing twice.
+
+Every change to a file, by a request or by a person typing (`FakeGoogle.put_values`), sets its
+``modifiedTime`` from the fake's `clock` and adds it to Drive's change log, read as ``changes.list``
+reads it: from a page token (``changes.getStartPageToken``), each file changed since then once,
+with its latest ``time``, then the token to start from next time.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import Any
 
 from .google_model import FakeFile, GoogleError
@@ -42,6 +48,33 @@ class Drive:
         super().__init__()
         self.no_google_account: set[str] = set()  # addresses Drive knows no Google account for
         self.sharing_domain: str | None = None  # a policy: share only within this domain, never with anyone
+        self.clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)  # Google's, for modifiedTime
+        self.changed: list[tuple[str, str]] = []  # Drive's change log: (file, modifiedTime), oldest first
+
+    def touch(self, sid: str) -> None:
+        """`sid` changed now: its modifiedTime, and an entry in the change log."""
+        file = self.files[sid]
+        file.modified = self.clock().astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        self.changed.append((sid, file.modified))
+
+    def _start_token(self, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
+        return {"kind": "drive#startPageToken", "startPageToken": str(len(self.changed) + 1)}
+
+    def _list_changes(self, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
+        token = query.get("pageToken", [""])[0]
+        if not token.isdigit() or not 0 < int(token) <= len(self.changed) + 1:
+            raise GoogleError(400, "Invalid Value", "invalid")
+        start, size = int(token) - 1, int(query.get("pageSize", ["100"])[0])
+        page = self.changed[start:start + size]
+        latest = {sid: at for sid, at in page}  # each file once, at its latest change
+        reply: dict[str, Any] = {"kind": "drive#changeList", "changes": [
+            {"kind": "drive#change", "changeType": "file", "fileId": sid, "time": at, "removed": sid not in self.files,
+             **({"file": _resource(self.files[sid])} if sid in self.files else {})} for sid, at in latest.items()]}
+        if start + size < len(self.changed):
+            reply["nextPageToken"] = str(start + size + 1)
+        else:
+            reply["newStartPageToken"] = str(len(self.changed) + 1)
+        return reply
 
     def _create_file(self, query: dict[str, list[str]], body: dict[str, Any]) -> dict[str, Any]:
         if body.get("mimeType") != SHEETS_MIME:
@@ -138,6 +171,8 @@ class Drive:
 
 def _resource(file: FakeFile) -> dict[str, Any]:
     reply = {"kind": "drive#file", "id": file.id, "name": file.name, "mimeType": SHEETS_MIME}
+    if file.modified:
+        reply["modifiedTime"] = file.modified
     if file.app_properties:
         reply["appProperties"] = dict(file.app_properties)
     return reply

@@ -46,6 +46,7 @@ class FakeFile:
     developer_metadata: list[dict[str, Any]] = field(default_factory=list)  # of the whole spreadsheet
     app_properties: dict[str, str] = field(default_factory=dict)  # Drive's appProperties
     trashed: bool = False
+    modified: str = ""  # Drive's modifiedTime (RFC 3339, to the millisecond): every change to the file sets it
     locale: str = "en_US"  # how what a person types is read as a date, and how dates are shown
 
     def sheet(self, title: str) -> FakeSheet:

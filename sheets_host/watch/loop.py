@@ -12,10 +12,12 @@ One pass reads the host book and does what is due, in this order:
    lock, since nothing typed from then on can count);
 4. **remind** the players before the deadline (`reminder hours` in the config, 24 and 1 by
    default), once each: a reminder whose moment came before the round opened is not sent;
-5. **check** every `check minutes`, so players see their status in their own book; with the
-   players' webhooks, each player whose submission changed gets a private receipt, and at each
-   reminder each one whose submission is missing or does not count a private nudge
-   (`discord.private`; a check comes as soon as a receipt held back by `receipt minutes` may go);
+5. **check** every `check minutes`, so players see their status in their own book: only the
+   books that changed (`watch.changes`), and with `early close` a round every player marked final
+   is closed then (`engine.deadlines`); with the players' webhooks, each player whose submission
+   changed gets a private receipt, and at each reminder each one whose submission is missing or
+   does not count a private nudge (`discord.private`; a check comes as soon as a receipt held back
+   by `receipt minutes` may go, and a check with nudges or a held receipt reads every book);
 6. in a game with time controls, **stamp** each row typed without a time with the moment of the
    poll that first saw it (`Game.stamped_column`), reading the players' submit tabs every few
    seconds and at each moment that decides what counts (`Game.boundaries`: a window's end, a
@@ -42,7 +44,6 @@ longer each time.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -55,7 +56,8 @@ from sheets_host.discord.announce import Message
 from sheets_host.discord.post import Send, _discord, post, shown
 from sheets_host.discord.private import Private
 from sheets_host.engine import commands as engine
-from sheets_host.engine.delivery import check_owner, delivered, submit_layout
+from sheets_host.engine.deadlines import closes_early, moved_at
+from sheets_host.engine.delivery import delivered, submit_layout
 from sheets_host.engine.host import Clock, Session, now_utc, open_session, parse_time, stamp
 from sheets_host.engine.reading import submit_rows
 from sheets_host.engine.status_tab import from_now
@@ -64,6 +66,7 @@ from sheets_host.kit.console import echo
 from sheets_host.kit.errors import BookError, BusyError, SheetsHostError
 from sheets_host.kit.game import Window
 from sheets_host.kit.table import Column, TabSchema
+from .changes import Changes, submit_tabs
 from .quota import READS, Plan, Reads, plan
 
 WATCH = TabSchema("watch", (Column("round", "int", lo=1), Column("step"), Column("at"), Column("detail", optional=True)),
@@ -116,6 +119,7 @@ class Watch:
         self.known: Session | None = None
         self.recorded: set[tuple[str, int, str]] = set()  # steps this watch recorded, as `steps_done` gives them
         self.receipts_due: datetime | None = None  # when a receipt the rate limit held back may go
+        self.changes = Changes(backend, self.say)  # which books changed: a check reads only those (`watch.changes`)
 
     def say(self, line: str) -> None:
         self._say(f"{stamp(self.clock())} {line}")
@@ -180,7 +184,8 @@ class Watch:
             if all(t in small and t in known.tabs and small[t].equals(known.tabs[t]) for t in SMALL):
                 return known
             self._afford(1)
-        return open_session(self.backend, self.clock)
+            return open_session(self.backend, self.clock)
+        return self.changes.session(lambda: open_session(self.backend, self.clock))
 
     def _pass(self) -> datetime | None:
         session = self._session()
@@ -229,9 +234,13 @@ class Watch:
                      "or first deadline and round hours in the config)")
         if record["status"] == "open":
             nudges = self._nudges_owed(number, done | self.recorded)
-            if (nudges or self.last_check is None or now >= self.last_check + plan_.check_every
-                    or (self.receipts_due is not None and now >= self.receipts_due)):
-                self._check(name, nudges)
+            held = self.receipts_due is not None and now >= self.receipts_due
+            if nudges or held or self.last_check is None or now >= self.last_check + plan_.check_every:
+                # A nudge or a receipt held back may be owed to a player whose book did not change.
+                self._check(name, None if timed or nudges or held else session, nudges)
+            if not timed and closes_early(session, self.changes.states, self.changes.final):
+                self.say(f"{name}: every submission due counts and is marked final: closing early")
+                return self._close(session, number, name, False)
             wake += [self.last_check + plan_.check_every, *([self.receipts_due] if self.receipts_due else [])]
         return min(wake) if wake else self.clock() + plan_.check_every
 
@@ -281,6 +290,7 @@ class Watch:
         self.say(f"{report.name}: {report.action}" + (": the game is over" if report.over else ""))
         self.last_check = self.clock()  # the delivery just wrote every status tab
         self.known = open_session(self.backend, self.clock)
+        self.changes.opened(self.known)
         self.boundaries = _opening_boundaries(self.known)
         return self.clock()
 
@@ -293,11 +303,15 @@ class Watch:
         now, number = self.clock(), record["round"]
         opened = parse_time(record.get("opened at"), "rounds:opened at")
         moments = {h: deadline - timedelta(hours=h) for h in hours}
+        # A deadline the host moved (`extend`) is reminded of afresh, from the moment it was moved.
+        moved = moved_at(session, number)
+        since = max((t for t in (opened, moved) if t is not None), default=None)
+        key = {h: f"{h:g} h" if moved is None else f"{h:g} h before {stamp(deadline)}" for h in hours}
 
         def due(done: set[tuple[str, int, str]]) -> list[float]:
             # One whose moment was not after the opening would repeat the announcement.
-            return [h for h, at in moments.items() if at <= now < deadline and (opened is None or opened < at)
-                    and ("reminder", number, f"{h:g} h") not in done]
+            return [h for h, at in moments.items() if at <= now < deadline and (since is None or since < at)
+                    and ("reminder", number, key[h]) not in done]
 
         if due(done):
             self.known = None
@@ -311,7 +325,7 @@ class Watch:
                         raise BookError(f"{name}: reminder not posted: {e}") from None
                     # The nearest says it all: the ones a stopped watch missed are not sent late.
                     for h in hours:
-                        self._record(number, "reminder", f"{h:g} h", f"{from_now(deadline, now)} to {shown(self.url)}")
+                        self._record(number, "reminder", key[h], f"{from_now(deadline, now)} to {shown(self.url)}")
                     self.say(f"{name}: reminder posted (closes {from_now(deadline, now)})")
         return [at for at in moments.values() if at > now]
 
@@ -334,19 +348,26 @@ class Watch:
         return Private(self.webhooks, self.url, self.send, self.clock, nudge=nudges[-1] if nudges else None,
                        finished=told)
 
-    def _check(self, name: str, nudges: Sequence[str] = ()) -> None:
+    def _check(self, name: str, session: Session | None = None, nudges: Sequence[str] = ()) -> None:
+        """Check every player, or with the `session` of a round without time controls only those
+        whose submit tabs changed (`watch.changes`); with the players' webhooks, their receipts and
+        the nudges of the reminders `nudges`."""
         self._afford(self.books - 1)
-        self.known = None
-        private = self._private(list(nudges))
-        report = engine.check(self.backend, self.clock, then=private)
+        players = None if session is None else self.changes.due(session)
+        todo = session.game.host_todo(session.state) if session is not None else []
+        if players != []:
+            self.known = None
+            private = self._private(list(nudges))
+            report = engine.check(self.backend, self.clock, players, then=private)
+            self.changes.checked(report)
+            todo = report.host_todo
+            if private is not None:
+                self.receipts_due = private.due
+                if any(private.sent.values()):
+                    self.say(f"{name}: {private.said()}")
         self.last_check = self.clock()
-        if private is not None:
-            self.receipts_due = private.due
-            if any(private.sent.values()):
-                self.say(f"{name}: {private.said()}")
-        counts = Counter(r.state for r in report.readings.values())
-        found = (", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
-                 + "".join(f"; the host must {todo}" for todo in report.host_todo))
+        found = (", ".join(f"{n} {state}" for state, n in sorted(self.changes.counts().items()))
+                 + "".join(f"; the host must {t}" for t in todo))
         if found != self.last_counts:
             self.say(f"{name}: checked: {found}")
             self.last_counts = found
@@ -356,7 +377,7 @@ class Watch:
         submission is settled. Notes the moments at which the submit tabs must be read again."""
         game, state = session.game, session.state
         at = self.clock()  # taken before the read: a row it sees was typed by then
-        read = _submit_tabs(session)
+        read = submit_tabs(session)
         if any(delivered(tabs.get(ENGINE_TAB)) < session.commit.version for tabs in read.values()):
             # A delivery a crash interrupted: the tabs may still hold the last round. Check finishes it.
             self._check(game.round_name(record["round"]))
@@ -370,7 +391,7 @@ class Watch:
                 again = session.open_round
                 if again is None or again["round"] != record["round"] or again["status"] != "open":
                     return None  # resolved meanwhile: the next pass sees it
-                fresh = _submit_tabs(session, list(seen))
+                fresh = submit_tabs(session, list(seen))
                 self._stamp(session, fresh, seen, at)
                 read.update(fresh)
         opened = parse_time(record.get("opened at"), "rounds:opened at")
@@ -439,16 +460,6 @@ def _opening_boundaries(session: Session) -> list[datetime]:
     if opened is None:
         return []
     return sorted({b for p in session.players for b in session.game.boundaries(session.state, p, opened)})
-
-
-def _submit_tabs(session: Session, players: list[str] | None = None) -> dict[str, dict[str, pd.DataFrame]]:
-    game, state = session.game, session.state
-    out = {}
-    for p in session.players if players is None else players:
-        book = session.backend.book(f"player:{p}")
-        out[p] = book.read([*(t.name for t in game.submit_tabs(state, p)), ENGINE_TAB], formulas=True)
-        check_owner(session, f"player:{p}", book, out[p])
-    return out
 
 
 def _unstamped(session: Session, player: str, tabs: Mapping[str, pd.DataFrame]) -> dict[str, list[tuple[int, int]]]:

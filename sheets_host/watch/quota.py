@@ -33,8 +33,9 @@ class Plan:
 
 
 def plan(books: int, polled: int, check_minutes: float | None, quota: bool = True) -> Plan:
-    """A plan within `READS` reads a minute: a check reads every book (the host's, at most) and
-    takes at most half of them; a poll reads the `polled` players' books and the host book's
+    """A plan within `READS` reads a minute: in a timed round a check reads every book (the
+    host's, at most) and takes at most half of them (elsewhere it reads those that changed, and
+    `Reads` holds the minute when many did); a poll reads the `polled` players' books and the host book's
     small tabs, leaving room for what a part adds: its close (a resolve reads every book but the
     host's), the host book read whole after it, a stamp per player, and the poll at its window's
     end. (In reserve time a poll comes at each period's end, two a minute at most, and no close
@@ -43,12 +44,16 @@ def plan(books: int, polled: int, check_minutes: float | None, quota: bool = Tru
 
     >>> plan(17, 0, None)  # 15 players
     Plan(check_every=datetime.timedelta(seconds=300), poll_every=datetime.timedelta(seconds=3), reads=3.4)
-    >>> plan(17, 0, 0.5).check_every  # checking every 30 s would take 34 reads a minute
-    datetime.timedelta(seconds=68)
+    >>> plan(17, 0, 0.5).check_every  # a check reads only the books that changed
+    datetime.timedelta(seconds=30)
+    >>> plan(4, 2, 0.1).check_every  # in a timed round every book: at most half the minute's reads
+    datetime.timedelta(seconds=16)
     >>> round(plan(4, 2, None).poll_every.total_seconds(), 1)  # Spirit Chain's two duellists
     8.9
     """
-    minutes = max(check_minutes or CHECK_MINUTES, books / (READS / 2))
+    minutes = check_minutes or CHECK_MINUTES
+    if polled:  # a timed round's checks read every book; elsewhere only those that changed (`watch.changes`)
+        minutes = max(minutes, books / (READS / 2))
     check_rate = books / minutes
     poll = FASTEST_POLL
     if polled and quota:

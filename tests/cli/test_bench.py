@@ -58,11 +58,13 @@ def test_bench_google_with_a_latency_times_each_command_as_the_requests_wait_it_
                for line in result.output.splitlines()), result.output
 
 
-def test_bench_watch_prints_reads_and_bytes_a_minute_of_a_watched_duel():
+def test_bench_watch_prints_reads_and_bytes_a_minute_of_a_watched_duel_and_of_an_idle_game():
     result = runner.invoke(app, ["bench", "spirit-chain", "--google", "--watch", "--rounds", "2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["parts"] == 2 and 0 < data["max_reads"] <= 30 and data["mean_bytes"] > 0
     assert data["typed"] and data["stamped_past_a_boundary"] == 0
-    refused = runner.invoke(app, ["bench", "wind-guide-me", "--watch"])
-    assert refused.exit_code == 2 and "plays spirit-chain" in refused.output
+    idle = runner.invoke(app, ["bench", "magicians-market", "--watch", "--players", "4", "--json"])
+    assert idle.exit_code == 0, idle.output
+    data = json.loads(idle.output)
+    assert data["most_requests_a_minute_quiet"] == 1 and data["seconds_until_status_shows_it"] < 60

@@ -71,7 +71,7 @@ from sheets_host.kit.cells import column_letter, fold
 from sheets_host.kit.errors import BookError, BusyError
 from sheets_host.kit.layout import TabLayout, lay_out
 from .client import IN_FLIGHT, RetryingHTTPClient, connect
-from .drive import find, new_spreadsheet, share, update
+from .drive import changed_files, find, new_spreadsheet, share, update
 from .lease import LEASE, LEASE_TIME, LeaseHolding, _lease_gone
 from .sheets_api import (LOCK, METADATA_FIELDS, Cells, Tab, append_rows, cell_values, grid_fields, grid_of, mark,
                          marks_of, patch_tab, replace_tab, tabs_of)
@@ -482,6 +482,12 @@ class GoogleBackend:
         if sid is None:
             raise BookError(f"no spreadsheet known for {role!r}; known: {', '.join(self._ids) or 'none'}")
         return self._book(role, sid)
+
+    def changed(self, roles: Collection[str], since: object = None) -> tuple[set[str], object]:
+        """See `Backend.changed`: Drive's change log since the token `since` (a Drive request, whose
+        quota is not the Sheets reads' that `reads` counts)."""
+        files, token = changed_files(self.client.http_client, since if isinstance(since, str) else None)
+        return {r for r in roles if files is None or self._ids.get(r) in files or r not in self._ids}, token
 
     def create(self, role: str, title: str, readers: Sequence[str] = (), public: bool = False) -> GoogleBook:
         """The spreadsheet for `role`: adopted, else taken over from a `new` killed halfway

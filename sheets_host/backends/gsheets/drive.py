@@ -65,6 +65,31 @@ def find(http: HTTPClient, key: str, value: str, folder: str | None) -> dict[str
     return {f["id"]: f.get("appProperties", {}) for f in reply.json().get("files", [])}
 
 
+DRIVE_CHANGES_URL = DRIVE_FILES_API_V3_URL.rsplit("/", 1)[0] + "/changes"
+
+
+def changed_files(http: HTTPClient, token: str | None) -> tuple[set[str] | None, str]:
+    """The files changed since `token` (Drive's change log, page by page: one request while fewer
+    than 1000 files changed), and the token to ask from next time; with no `token`, None (no
+    knowing) and the first token. Google's own cursor: no clock of ours is compared with its times."""
+    common = {"supportsAllDrives": "true"}
+    try:
+        if token is None:
+            reply = http.request("get", f"{DRIVE_CHANGES_URL}/startPageToken", params=common).json()
+            return None, reply["startPageToken"]
+        files: set[str] = set()
+        while True:
+            reply = http.request("get", DRIVE_CHANGES_URL, params={
+                **common, "pageToken": token, "pageSize": "1000", "includeItemsFromAllDrives": "true",
+                "fields": "changes(fileId),nextPageToken,newStartPageToken"}).json()
+            files |= {c["fileId"] for c in reply.get("changes", []) if "fileId" in c}
+            if "newStartPageToken" in reply:
+                return files, reply["newStartPageToken"]
+            token = reply["nextPageToken"]
+    except APIError as e:
+        raise BookError(f"Google Drive refused to say which spreadsheets changed: {e.error.get('message')} (HTTP {e.code})") from None
+
+
 def update(http: HTTPClient, sid: str, body: dict[str, Any]) -> None:
     """files.update of `sid`'s metadata (trashed, appProperties); APIError as Drive answers."""
     http.request("patch", f"{DRIVE_FILES_API_V3_URL}/{sid}", json=body, params={"supportsAllDrives": "true"})

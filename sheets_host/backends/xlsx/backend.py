@@ -325,6 +325,19 @@ class XlsxBackend:
             raise BookError(f"no book for {role!r}: {book.path} does not exist")
         return book
 
+    def changed(self, roles: Collection[str], since: object = None) -> tuple[set[str], object]:
+        """See `Backend.changed`: a file saved again has another modification time, size or inode
+        (our writes replace the file); a missing one counts as changed."""
+        marks = {}
+        for role in roles:
+            try:
+                info = self._book(role).path.stat()
+                marks[role] = (info.st_mtime_ns, info.st_size, info.st_ino)
+            except OSError:
+                marks[role] = None
+        known = since if isinstance(since, dict) else {}
+        return {r for r in roles if marks[r] is None or known.get(r) != marks[r]}, marks
+
     def strays(self, role: str) -> list[str]:
         """Files beside a role's book whose name is its name copied ("Ann (1).xlsx", "Copy of
         Ann.xlsx", "ann.xlsx") or saved as another kind of spreadsheet ("Ann.ods"); another

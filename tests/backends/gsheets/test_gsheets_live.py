@@ -31,7 +31,7 @@ from requests.adapters import HTTPAdapter
 
 from sheets_host.backends.gsheets.backend import (HOST_MARK, LOCK, NEW_MARK, ROLE_MARK, GoogleBackend, _role_mark,
                                                   spreadsheet_id)
-from sheets_host.backends.gsheets.drive import NO_ACCOUNT, POLICY, find, share
+from sheets_host.backends.gsheets.drive import NO_ACCOUNT, POLICY, changed_files, find, share
 from sheets_host.backends.gsheets.sheets_api import mark
 from sheets_host.engine import commands as engine
 from sheets_host.engine.creation import new_game
@@ -345,3 +345,24 @@ def test_live_a_whole_small_game_costs_the_floor_per_spreadsheet(tmp_path, monke
     finally:
         for each in made:
             delete_all(each)
+
+
+def test_live_a_write_to_a_spreadsheet_is_in_drives_change_log(record_property):
+    """Assumption 13: a write to a spreadsheet through Sheets (as a person's edit) puts it in Drive's
+    change log (`changes.list` from a `changes.getStartPageToken`), soon: what lets a `watch` check
+    read only the books that changed (`watch.changes`). Records how soon."""
+    backend = live_backend()
+    try:
+        book = backend.create("host", title("change log"))
+        http = backend.client.http_client
+        _, token = changed_files(http, None)
+        book.write({"t": frame([["typed"]], ["a"])})
+        start, seen = time.monotonic(), set()
+        while book.id not in seen and time.monotonic() - start < 120:
+            seen |= changed_files(http, token)[0] or set()
+            if book.id not in seen:
+                time.sleep(5)
+        record_property("change_log_delay_seconds", round(time.monotonic() - start))
+        assert book.id in seen
+    finally:
+        delete_all(backend)
