@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -30,7 +31,7 @@ from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.commitment import (ENCODING, KINDS, counted_rows, digest, host_text, root_text, salt_for,
                                         seed_text, submission_text)
 from sheets_host.kit.game import Game
-from sheets_host.kit.layout import TabLayout, lay_out
+from sheets_host.kit.layout import TabLayout, lay_out, row_height
 from sheets_host.kit.table import Column, TabSchema
 from .host import CELL_PART, frame, parse_time, snapshot_of, stamp
 
@@ -47,8 +48,10 @@ COMMITMENTS = TabSchema("commitments", (
     Column("text", optional=True, doc="a seed's or a submission's canonical text, as committed; the host's "
                                        "decisions in the config, for the host's inputs")),
     "Every commitment the game published, with its secret salt (docs/verify.md).")
+HASH_WIDTH = 66  # characters: a commitment's 64 hex digits and a margin
 PUBLIC_TAB = "commitments"
 PRIVATE_TAB = "my commitments"
+TEXT = "committed text"
 WHAT = {"seed": "seed", "submission": "submission", "host": "host's inputs", "round": "round root"}
 
 
@@ -157,10 +160,10 @@ def private_frame(game: Game, rows: Sequence[Mapping], player: str) -> pd.DataFr
     under a first row saying how to check one."""
     mine = [{"round": _label(game, r["round"]), "commitment": r["commitment"], "salt": r["salt"],
              "made at": r["made at"], "note": r.get("superseded"),
-             "committed text": r.get("text") or "(too long for a cell: in the record after the game)"}
+             TEXT: r.get("text") or "(too long for a cell: in the record after the game)"}
             for r in rows if r["kind"] == "submission" and r.get("player") == player]
     return frame([{"round": "how to check", "note": HOW_TO_CHECK}, *mine],
-                 ["round", "commitment", "salt", "made at", "note", "committed text"])
+                 ["round", "commitment", "salt", "made at", "note", TEXT])
 
 
 def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
@@ -185,5 +188,18 @@ def announced(game: Game, rows: Sequence[Mapping], round_number: int, before: An
 
 
 def layout(tab: pd.DataFrame) -> TabLayout:
-    """A commitments tab: a hash or a committed text one line a row, for copying whole."""
-    return lay_out(tab, clipped=["commitment", "salt", "committed text"])
+    """A commitments tab: a commitment and a salt whole on one line, to be read and copied; a
+    committed text wrapped (copying a cell copies its text, not the lines it is shown in)."""
+    laid = lay_out(tab, clipped=["commitment", "salt"])
+    columns = tuple(replace(c, width=HASH_WIDTH) if name == "commitment" else c
+                    for name, c in zip(tab.columns, laid.columns))
+    heights = dict(laid.heights)
+    if TEXT in tab.columns:
+        # JSON has few spaces: a program breaks its lines where it can, so they run shorter than
+        # the column (LibreOffice's come to about four fifths of it).
+        width = columns[list(tab.columns).index(TEXT)].width * 0.8
+        for r, text in enumerate(tab[TEXT], start=1):
+            needed = row_height([(text, width)])
+            if needed and needed > heights.get(r, 0):
+                heights[r] = needed
+    return replace(laid, columns=columns, heights=heights)
