@@ -281,3 +281,27 @@ def test_the_worked_example_in_the_docs_recomputes():
     # Version 1 never changes: these bytes and this hash are the encoding.
     assert digest(text) == "14e01f779a1fa93d0ccc47fa7f0414ca48619747053863115881d91e0940089c"
     assert set(ENCODINGS) >= {1}
+
+
+def test_verify_reads_the_public_spreadsheet_on_google(tmp_path, monkeypatch):
+    """A game hosted on Google Sheets: its record, and `verify --against` the public spreadsheet's
+    id, read from the fake Google APIs as from Google (one read)."""
+    from sheets_host.cli import records
+    from sheets_host.fakes.google import fake_backend
+
+    monkeypatch.chdir(tmp_path)
+    backend, fake = fake_backend()
+    session = engine.new_game(backend, GAME, PLAYERS, 5, clock=fixed_clock, settings={"days": 1})
+    host = session.host.ref
+    bots_submit(backend, engine.open_session(backend, fixed_clock), 5)
+    assert engine.resolve(fake_backend(host, fake=fake)[0], early=True, clock=fixed_clock).over
+    write_record(fake_backend(host, fake=fake)[0], tmp_path / "record.json", clock=fixed_clock)
+    public = fake_backend(host, fake=fake)[0]
+    engine.open_session(public, fixed_clock)
+    public_id = public.book("public").id
+    monkeypatch.setattr(records, "open_where", lambda where, *a, **k: fake_backend(where, fake=fake)[0])
+    before = len(fake.requests)
+    out = CliRunner().invoke(app, ["verify", str(tmp_path / "record.json"), "--against", public_id])
+    assert out.exit_code == 0, out.output
+    assert f"ok    {public_id}: tab 'commitments'" in out.output and "every check passed" in out.output
+    assert [c.method for c in fake.requests[before:]] == ["GET"]
