@@ -19,8 +19,8 @@ def extend(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
                                                                        "(negative: earlier)."),
            to: Optional[str] = typer.Option(None, "--to", metavar="TIME",
                                             help="The new deadline, UTC: \"2026-11-24 18:00\"."),
-           every_later: bool = typer.Option(False, "--all", help="Every later deadline moves with it (each is round "
-                                                                  "hours after the one before)."),
+           every_later: bool = typer.Option(False, "--all", help="Every later deadline moves with it; without "
+                                                                  "it they keep their schedule (round hours)."),
            no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (the players' status tabs "
                                                                  "still say it)."),
            webhook: Optional[str] = WEBHOOK,

@@ -305,7 +305,9 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     session.rounds = [r for r in session.rounds if r["round"] <= number]
     if not over:
         if following is None:
-            deadline = parse_time(record.get("deadline"), "rounds:deadline")
+            # A deadline `extend` moved alone leaves the schedule where it was.
+            deadline = (parse_time(record.get("scheduled"), "rounds:scheduled")
+                        or parse_time(record.get("deadline"), "rounds:deadline"))
             hours = session.config.get("round hours")
             # The next round opens as this one freezes: no row can be typed into its fresh tab before.
             following = {"round": number + 1, "status": "open", "attempt": 0,

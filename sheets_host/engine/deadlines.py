@@ -7,9 +7,10 @@ book's say the new deadline at once. Refused for a locked round (its submissions
 the lock: a later deadline would change nothing) and once the game is over.
 
 Each later deadline is set as its round opens: the deadline before it plus the config's `round
-hours` (`resolve`). So moving the open round's deadline moves every later one with it, each round
-keeping its length: where there are later deadlines (`round hours` set), `extend` asks for
-`--all`, saying so; without `round hours` there are none, and the host sets each as its round
+hours` (`resolve`). `extend` moves the open round's alone, the later ones staying where the
+schedule put them (the rounds tab's `scheduled` keeps the deadline the schedule gave, which the
+next deadline follows); with `--all` every later one moves with it, each round keeping its
+length. Without `round hours` there are no later deadlines: the host sets each as its round
 opens. The config's `first deadline` is read only by `new`, and stays as the game began.
 
 **Early close** (the config's `early close`, off unless yes): a player marks their submission
@@ -100,13 +101,15 @@ def extend(backend: Backend, clock: Clock = now_utc, *, hours: float | None = No
         if after <= clock():
             raise RoundError(f"the new deadline, {stamp(after)}, is not after now ({stamp(clock())}): to close "
                              f"{name} now, lock and resolve it")
-        if session.config.get("round hours") and not every_later:
-            raise RoundError(f"each deadline is round hours ({session.config['round hours']:g}) after the one "
-                             f"before, so moving {name}'s moves every later one too: run again with --all")
+        scheduled = bool(session.config.get("round hours"))
+        if scheduled and not every_later:  # the later deadlines stay: the schedule is the one before
+            record["scheduled"] = record.get("scheduled") or (stamp(before) if before else None)
+        elif scheduled:
+            record["scheduled"] = None
         record["deadline"] = stamp(after)
         session.note(number, record["attempt"], "extend",
                      f"deadline moved from {stamp(before) if before else 'none'} to {stamp(after)} by the host"
-                     + (", and every later one with it" if every_later and session.config.get("round hours") else ""))
+                     + ((", and every later one with it" if every_later else ", the later ones kept") if scheduled else ""))
         commit(session, session.state)
         _tell_public(session)
     try:

@@ -62,6 +62,8 @@ ROUNDS = TabSchema("rounds", (
     Column("round", "int", lo=1), Column("status", "choice", ROUND_STATUS),
     Column("attempt", "int", lo=0), Column("deadline", optional=True), Column("opened at", optional=True),
     Column("frozen at", optional=True), Column("resolved at", optional=True),
+    Column("scheduled", optional=True, doc="the deadline `round hours` gave the round before `extend` moved it "
+                                           "alone: the next round's deadline follows this one"),
     Column("rows read", optional=True, doc="the archive rows the round was resolved with: how many and their "
                                            "fingerprint, whole, by row and by column, so an edit of them is "
                                            "noticed and named (see the archive)")))

@@ -1,5 +1,5 @@
 """`extend`: the open round's deadline moved by the host, recorded, said in every status tab;
-refused for a locked round, a deadline not in the future, or later deadlines moved unasked."""
+refused for a locked round or a deadline not in the future; later deadlines move only with --all."""
 
 from __future__ import annotations
 
@@ -28,9 +28,6 @@ def _row(backend, role: str, what: str) -> str:
 
 def test_an_extension_moves_the_deadline_says_it_everywhere_and_is_logged(folder_backend):
     _new(folder_backend)
-    with pytest.raises(RoundError, match=r"each deadline is round hours \(24\) after the one before, so moving day 1's "
-                                         "moves every later one too: run again with --all"):
-        extend(folder_backend, lambda: START, hours=3)
     done = extend(folder_backend, lambda: START, hours=3, every_later=True)
     assert (done.before, done.after) == (START.replace(hour=18), START.replace(hour=21))
     assert done.said(START) == ("\u23f0 **Day 1**: the deadline is moved to 2026-11-22 21:00:00 UTC (in 9 hours), "
@@ -47,6 +44,22 @@ def test_an_extension_moves_the_deadline_says_it_everywhere_and_is_logged(folder
     # Later rounds follow: the next is round hours after the deadline moved.
     engine.resolve(folder_backend, early=True, allow_empty=True, clock=lambda: START)
     assert engine.open_session(folder_backend).open_round["deadline"] == "2026-11-23 21:00:00 UTC"
+
+
+def test_without_all_the_later_deadlines_keep_their_schedule(folder_backend):
+    _new(folder_backend)
+    extend(folder_backend, lambda: START, hours=3)
+    extend(folder_backend, lambda: START, hours=1)  # moved again: the schedule is still the first one
+    session = engine.open_session(folder_backend)
+    assert (session.open_round["deadline"], session.open_round["scheduled"]) == ("2026-11-22 22:00:00 UTC",
+                                                                                 "2026-11-22 18:00:00 UTC")
+    assert session.tabs["log"]["message"].iloc[-1].endswith("by the host, the later ones kept")
+    engine.resolve(folder_backend, early=True, allow_empty=True, clock=lambda: START)
+    # Day 2 is round hours after day 1's scheduled deadline, not after the one moved: a shorter day.
+    assert engine.open_session(folder_backend).open_round["deadline"] == "2026-11-23 18:00:00 UTC"
+    extend(folder_backend, lambda: START, hours=2, every_later=True)
+    engine.resolve(folder_backend, early=True, allow_empty=True, clock=lambda: START)
+    assert engine.open_session(folder_backend).open_round["deadline"] == "2026-11-24 20:00:00 UTC"
 
 
 def test_an_extension_is_refused_for_a_locked_round_the_past_and_a_time_not_read(folder_backend):
