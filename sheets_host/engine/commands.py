@@ -35,8 +35,8 @@ from .commit import (ResolveReport, after_commit, archived_submits, attempt_reco
 from .creation import new_game, template
 from .delivery import HISTORY, check_owner, deliver, fresh_submits, player_books, round_files, settle_files
 from .history import attempt_digest
-from .host import (SNAPSHOTS, Clock, Session, frame, now_utc, open_session, parse_time, read_config, reindex, row_ref,
-                   snapshot_of, snapshot_rows, snapshot_tabs, stamp)
+from .host import Clock, Session, frame, now_utc, open_session, parse_time, read_config, reindex, row_ref, stamp
+from .snapshots import SNAPSHOTS, snapshot_of, snapshot_rows, snapshot_tabs
 from .reading import Reading, parse, read_player, same_rows, typed_rows, unaccounted
 from .status_tab import status_frame, status_layout
 

@@ -27,8 +27,9 @@ from .commitments import COMMITMENTS, announced, host_frame
 from .commitments import read as read_commitments
 from .delivery import (check_owner, deliver, delivered, file_digest, fresh_submits, grown, other_books, round_files,
                        settle_files, submit_frames)
-from .host import (ARCHIVE, ARCHIVE_KEYS, LOG, LOG_HEADER, ROUNDS, SNAPSHOTS, Clock, Commit, Held, Session,
-                   archive_header, frame, open_session, submit_columns)
+from .host import (ARCHIVE, ARCHIVE_KEYS, LOG, LOG_HEADER, ROUNDS, Clock, Commit, Held, Session, archive_header,
+                   frame, open_session, submit_columns)
+from .snapshots import SNAPSHOTS
 from .reading import Reading, rows_digest, same_rows, typed_rows
 
 # ---- writing the host book ----------------------------------------------------------------------

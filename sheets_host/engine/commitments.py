@@ -33,7 +33,8 @@ from sheets_host.kit.commitment import (ENCODING, KINDS, counted_rows, digest, h
 from sheets_host.kit.game import Game
 from sheets_host.kit.layout import TabLayout, lay_out, row_height
 from sheets_host.kit.table import Column, TabSchema
-from .host import CELL_PART, frame, parse_time, snapshot_of, stamp
+from .host import frame, parse_time, stamp
+from .snapshots import CELL_PART, snapshot_of
 
 COMMITMENTS = TabSchema("commitments", (
     Column("round", "int", lo=0, doc="0: the seed, committed when the game was made"),

@@ -25,8 +25,9 @@ from .commit import caught_up, commit
 from sheets_host.kit.commitment import new_salt
 from .commitments import of_seed
 from .delivery import deliver, fresh_submits, settle_files
-from .host import (archive_header, BOOKS_HEADER, ENGINE_DEFAULTS, ENGINE_SETTINGS, SNAPSHOTS, Clock, Commit, Session,
-                   frame, name_key, now_utc, parse_time, read_config, reindex, stamp)
+from .host import (archive_header, BOOKS_HEADER, ENGINE_DEFAULTS, ENGINE_SETTINGS, Clock, Commit, Session, frame,
+                   name_key, now_utc, parse_time, read_config, reindex, stamp)
+from .snapshots import SNAPSHOTS
 
 
 def template(game: Game) -> tuple[dict[str, pd.DataFrame], dict[str, str]]:

@@ -31,12 +31,9 @@ from sheets_host.kit.errors import RoundError, SchemaError, SchemaErrors, Sheets
 from sheets_host.kit.game import Game
 from sheets_host.kit.table import Column, TabSchema, check_all
 from .history import FIXED, check_archive, check_fixed, check_players, fixed_inputs
+from .snapshots import snapshot_of, snapshot_tabs
 
 Clock = Callable[[], datetime]
-# Characters per snapshot cell, and the most a player's cell keeps: both must fit every backend
-# (xlsx holds 32,767 characters in a cell, Google Sheets 50,000), since a game can be replayed
-# from one into the other.
-CELL_PART = 30_000
 
 CONFIG = TabSchema("config", (Column("key"), Column("value", optional=True)), "Game settings.")
 ENGINE_SETTINGS = (
@@ -67,8 +64,6 @@ ROUNDS = TabSchema("rounds", (
     Column("rows read", optional=True, doc="the archive rows the round was resolved with: how many and their "
                                            "fingerprint, whole, by row and by column, so an edit of them is "
                                            "noticed and named (see the archive)")))
-SNAPSHOTS = TabSchema("snapshots", (Column("round", "int", lo=1), Column("tab"), Column("part", "int", lo=0),
-                                    Column("json", "json")))
 # What an attempt's rows were read for: by resolve from the submit tabs, by lock, a redo's copy,
 # or rows a command replaced in a submit tab (kept so that nothing a player typed is ever lost).
 USES = ("submitted", "locked", "corrected", "set aside")
@@ -247,70 +242,6 @@ class Session:
         for rows in out.values():
             rows.sort(key=lambda row: (row.tab or "", row.row))
         return out
-
-
-def snapshot_tabs(data: pd.DataFrame) -> dict[int, dict[str, list]]:
-    """round -> tab -> records, from the snapshots tab; SchemaErrors for broken JSON or parts, or
-    a tab stored as an earlier snapshot's records and more (see `snapshot_rows`) whose earlier
-    snapshot is missing."""
-    rows = SNAPSHOTS.records(data)
-    parts: dict[tuple[int, str], list[tuple[int, str, int]]] = {}
-    for r in rows:
-        parts.setdefault((r["round"], r["tab"]), []).append((r["part"], r["json"], r["_row"]))
-    out: dict[int, dict[str, list]] = {}
-    errors = []
-    for (round_number, tab), pieces in sorted(parts.items()):
-        pieces.sort()
-        numbers = [p for p, _, _ in pieces]
-        if numbers != list(range(len(numbers))):
-            errors.append(SchemaError("snapshots", pieces[0][2], "part", ", ".join(map(str, numbers)),
-                                      f"parts 0 to {len(numbers) - 1}, each once (round {round_number}, tab {tab!r})"))
-            continue
-        try:
-            value = json.loads("".join(j for _, j, _ in pieces))
-        except ValueError:
-            errors.append(SchemaError("snapshots", pieces[0][2], "json", f"round {round_number}, tab {tab!r}",
-                                      "whole JSON (a snapshot part was edited or cut; restore it from a copy)"))
-            continue
-        if isinstance(value, dict):
-            earlier = out.get(value.get("after round"), {}).get(tab) if isinstance(value.get("after round"), int) else None
-            if earlier is None or value["after round"] >= round_number or not isinstance(value.get("then"), list):
-                errors.append(SchemaError("snapshots", pieces[0][2], "json", f"round {round_number}, tab {tab!r}",
-                                          f"the records of an earlier round's snapshot of {tab!r} (round "
-                                          f"{value.get('after round')!r}) and then more (restore it from a copy)"))
-                continue
-            value = earlier + value["then"]
-        out.setdefault(round_number, {})[tab] = value
-    if errors:
-        raise SchemaErrors(errors)
-    return out
-
-
-def snapshot_of(game: Game, state: Any, fixed: Mapping | None = None) -> dict[str, list]:
-    """The state as the snapshots tab gives it back: each state tab's records, through JSON; round
-    1's also keeps the settings and data it is resolved with (`fixed`)."""
-    tabs = {tab: json.loads(json.dumps(records, sort_keys=True)) for tab, records in game.dump(state).items()}
-    return tabs | ({FIXED: [json.loads(json.dumps(fixed, sort_keys=True))]} if fixed is not None else {})
-
-
-def snapshot_rows(game: Game, state: Any, round_number: int, earlier: Mapping[int, Mapping[str, list]] = {},
-                  fixed: Mapping | None = None) -> list[dict]:
-    """The snapshots tab's rows for `state` before `round_number`, each tab's JSON cut into parts
-    that fit a cell. A tab whose records begin with those of the latest `earlier` snapshot (a
-    history that only grows) is stored as ``{"after round": n, "then": [the records added]}``, so
-    a snapshot costs what a round added rather than the whole history."""
-    base_round = max((n for n in earlier if n < round_number), default=None)
-    base = earlier[base_round] if base_round is not None else {}
-    rows = []
-    for tab, records in snapshot_of(game, state, fixed).items():
-        before = base.get(tab)
-        value: object = records
-        if before and len(before) <= len(records) and records[:len(before)] == before:
-            value = {"after round": base_round, "then": records[len(before):]}
-        text = json.dumps(value, separators=(",", ":"), sort_keys=True)
-        for part, start in enumerate(range(0, max(len(text), 1), CELL_PART)):
-            rows.append({"round": round_number, "tab": tab, "part": part, "json": text[start:start + CELL_PART]})
-    return rows
 
 
 def read_config(data: pd.DataFrame, game: Game | None = None) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from sheets_host.kit.cells import Problem, SubmitRow
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.game import Game, Parsed, Window
 from sheets_host.kit.table import SubmitTab
-from .host import CELL_PART
+from .snapshots import CELL_PART
 
 # Control characters no spreadsheet shows (tabs and line breaks are kept), and the two an .xlsx cannot hold.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")

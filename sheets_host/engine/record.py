@@ -25,7 +25,8 @@ from sheets_host.backends import Backend
 from sheets_host.kit import cells
 from sheets_host.kit.errors import RoundError
 from . import commitments, replaying
-from .host import FIXED, Clock, now_utc, open_session, snapshot_of, snapshot_tabs, stamp
+from .host import FIXED, Clock, now_utc, open_session, stamp
+from .snapshots import snapshot_of, snapshot_tabs
 
 FORMAT = "sheets-host record"
 VERSION = 1

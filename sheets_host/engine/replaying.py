@@ -21,7 +21,8 @@ from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, Window, rng_for
 from .commitments import announced
 from .history import _plain
-from .host import frame, parse_time, read_config, reindex, snapshot_of
+from .host import frame, parse_time, read_config, reindex
+from .snapshots import snapshot_of
 from .reading import Reading, parse
 
 
