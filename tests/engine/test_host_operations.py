@@ -368,7 +368,7 @@ def test_two_resolves_at_the_same_moment_never_both_commit(folder_backend):
 
 
 def test_a_snapshot_longer_than_an_xlsx_cell_is_split_and_read_back_whole(folder_backend):
-    from sheets_snapshots.engine.snapshots import CELL_PART, SNAPSHOTS, snapshot_rows, snapshot_tabs
+    from sheets_host.engine.snapshots import CELL_PART, SNAPSHOTS, snapshot_rows, snapshot_tabs
 
     class Big:
         def dump(self, state):
@@ -386,7 +386,7 @@ def test_a_snapshot_stores_of_a_growing_history_only_what_the_round_added():
     """Issue 9: snapshots appended each round stay flat in size however long the history."""
     import json
 
-    from sheets_snapshots.engine.snapshots import SNAPSHOTS, snapshot_rows, snapshot_tabs
+    from sheets_host.engine.snapshots import SNAPSHOTS, snapshot_rows, snapshot_tabs
 
     class History:
         def dump(self, state):
@@ -403,7 +403,7 @@ def test_a_snapshot_stores_of_a_growing_history_only_what_the_round_added():
 
 
 def test_resolving_again_from_a_state_the_host_changed_replaces_its_snapshot_and_drops_later_ones(folder_backend):
-    from sheets_snapshots.engine.snapshots import snapshot_tabs
+    from sheets_host.engine.snapshots import snapshot_tabs
 
     new(folder_backend)
     for _ in range(3):
