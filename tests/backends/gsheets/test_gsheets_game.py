@@ -25,11 +25,15 @@ def requests_by_spreadsheet(fake, since: int) -> Counter:
     return ids
 
 
+# Rounds played of the longer games: of Spirit Chain, whose duels run 60 to 90 rounds and whose
+# every command reads the host book whole, the first 24; of Pyramid Superiority's 15 days, 10. A
+# request that grows shows long before (issue 9's grew by 17 kB a round).
+ROUNDS = {"spirit-chain": 24, "pyramid-superiority": 10}
+
+
 def played(game: str, players: int | None = None) -> dict:
-    """A whole bot game on the fake Google (`sheets-host bench GAME --google`); of Spirit Chain, whose
-    duels run 60 to 90 rounds and whose every command reads the host book whole, the first 24 (a
-    request that grows shows long before: issue 9's grew by 17 kB a round)."""
-    return bench_google.run(game, players, rounds=24 if game == "spirit-chain" else None)
+    """A bot game on the fake Google (`sheets-host bench GAME --google`), whole or its first `ROUNDS`."""
+    return bench_google.run(game, players, rounds=ROUNDS.get(game))
 
 
 # Seconds a game takes on the fake Google (the slowest are scheduled first; see conftest).
