@@ -181,38 +181,44 @@ def round_label(game: Game, number: int) -> int | str:
     return int(rest) if rest.isdigit() else name
 
 
-def history_frame(session: Session, player: str) -> pd.DataFrame:
-    """Every round's submission of one player as it was read, left to right: the {round}, the
-    tab (when the game has several) and row, what happened to the row and why, then what it held;
-    a line of its own for what counted or was defaulted. From the archive and the log, so it is
-    the same after a crash, a redo or an undo."""
+def history_frames(session: Session, players: Iterable[str]) -> dict[str, pd.DataFrame]:
+    """Every round's submission of each of `players` as it was read, left to right: the {round},
+    the tab (when the game has several) and row, what happened to the row and why, then what it
+    held; a line of its own for what counted or was defaulted. From the archive and the log, so it
+    is the same after a crash, a redo or an undo. The log and each round's rows are read once for
+    all the players (a delivery writes every book)."""
     game, word = session.game, session.game.round_word
     tabbed = ["tab"] if game.several_submit_tabs else []
     grids = {game.tab_key(t.name) for t in game.every_submit_tab() if t.labels}
-    log = session.tabs.get("log", pd.DataFrame()).to_dict("records")
-    out = []
+    wanted = set(players)
+    # (player, round, attempt) -> the log's problems by row, and its lines of the whole submission
+    by_row: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    general: dict[tuple[str, str, str], list[str]] = {}
+    for e in session.tabs.get("log", pd.DataFrame()).to_dict("records"):
+        who, kind = cells.text(e.get("player")), cells.text(e.get("kind"))
+        if who not in wanted or kind not in ("problem", "submission", "default"):
+            continue
+        key = (who, cells.text(e.get("round")), cells.text(e.get("attempt")))
+        if kind == "problem" and cells.text(e.get("row")):
+            by_row.setdefault(key, {}).setdefault(cells.text(e.get("row")), []).append(cells.text(e.get("message")))
+        else:
+            general.setdefault(key, []).append(("what counted: " if kind == "submission" else "")
+                                               + cells.text(e.get("message")))
+    out: dict[str, list[dict]] = {p: [] for p in wanted}
     for record in session.rounds:
         if record["status"] != "resolved":
             continue
         number, attempt = record["round"], record["attempt"]
         label = round_label(game, number)
-        mine = [e for e in log if cells.text(e.get("player")) == player and cells.text(e.get("round")) == str(number)
-                and cells.text(e.get("attempt")) == str(attempt)]
-        by_row: dict[str, list[str]] = {}
-        general = []
-        for e in mine:
-            if cells.text(e.get("kind")) == "problem":
-                where = cells.text(e.get("row"))
-                (by_row.setdefault(where, []) if where else general).append(cells.text(e.get("message")))
-            elif cells.text(e.get("kind")) in ("submission", "default"):
-                general.append(("what counted: " if cells.text(e.get("kind")) == "submission" else "")
-                               + cells.text(e.get("message")))
-        for row in session.attempt_rows(number, attempt)[player]:
-            out.append({word: label, "tab": row.tab, "row": row.row, TYPED: typed_text(row, row.tab in grids),
-                        HAPPENED: "; ".join(by_row.get(str(row_ref(row.tab, row.row)), [])) or COUNTED})
-        for line in general:
-            out.append({word: label, HAPPENED: line})
-    return frame(out, [word, *tabbed, "row", HAPPENED, TYPED])
+        rows = session.attempt_rows(number, attempt)
+        for player in out:
+            key = (player, str(number), str(attempt))
+            mine = by_row.get(key, {})
+            for row in rows.get(player, []):
+                out[player].append({word: label, "tab": row.tab, "row": row.row, TYPED: typed_text(row, row.tab in grids),
+                                    HAPPENED: "; ".join(mine.get(str(row_ref(row.tab, row.row)), [])) or COUNTED})
+            out[player] += [{word: label, HAPPENED: line} for line in general.get(key, [])]
+    return {player: frame(rows, [word, *tabbed, "row", HAPPENED, TYPED]) for player, rows in out.items()}
 
 
 def history_layout(history: pd.DataFrame) -> TabLayout:
@@ -271,6 +277,7 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
     stamp_tab = session.commit.shown()
     current = 1 + max((r["round"] for r in session.rounds if r["status"] == "resolved"), default=0)
     committed = commitments.read(session.tabs, session.players)
+    histories = history_frames(session, [role.partition(":")[2] for role in books if role.startswith("player:")])
     for role, book in books.items():
         kind, _, name = role.partition(":")
         protect = {}
@@ -280,7 +287,7 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
             views = game.public_view(state)
             engine_views = {commitments.PUBLIC_TAB: commitments.public_frame(game, committed)}
         elif kind == "player":
-            views = {**game.private_view(state, name), HISTORY: history_frame(session, name)}
+            views = {**game.private_view(state, name), HISTORY: histories[name]}
             engine_views = {commitments.PRIVATE_TAB: commitments.private_frame(game, committed, name)}
         else:
             views = game.group_view(state, role)
