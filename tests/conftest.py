@@ -23,22 +23,13 @@ PLAYERS = bot_names(7)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked slow(seconds) first, slowest first: the workers start them at once instead of
-    one finishing alone while the other waits. Tests sharing a module's fixture (a whole game
-    played once for many tests) go to one worker together (`--dist loadgroup`): spread over both,
-    each would play the game."""
+    """Tests marked slow(seconds) first, slowest first: their modules go to the workers first
+    (`--dist loadscope --no-loadscope-reorder`: a module's tests run on one worker, so a whole game
+    a module's fixture plays is played once), instead of one finishing alone while the other waits."""
     def seconds(item: pytest.Item) -> float:
         mark = item.get_closest_marker("slow")
         return mark.args[0] if mark else 0
 
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        shared = sorted(name for name, defs in (info.name2fixturedefs.items() if info else ())
-                        if defs and defs[-1].scope == "module")
-        if shared:
-            params = getattr(getattr(item, "callspec", None), "params", {})
-            key = ",".join(f"{name}={params[name]!r}" if name in params else name for name in shared)
-            item.add_marker(pytest.mark.xdist_group(f"{item.module.__name__}:{key}"))
     items.sort(key=seconds, reverse=True)  # stable: the others keep their order
 
 

@@ -114,8 +114,18 @@ PLAYED = [(name, {}) for name in GAMES] + [("academy-of-witchcraft-arts", BY_HAN
 @pytest.fixture(scope="module", params=PLAYED, ids=[name + (" by hand" if by_hand else "") for name, by_hand in PLAYED])
 def played(request, tmp_path_factory):
     """The books of a game mid-game (the second round's messy submissions checked) and at its end,
-    and its folder."""
-    name, settings = request.param
+    and its folder: played once a worker whatever order its tests run in (pytest sets a module
+    fixture up again when another parameter's tests came between)."""
+    key = repr(request.param)
+    if key not in PLAYED_ONCE:
+        PLAYED_ONCE[key] = play(*request.param, tmp_path_factory)
+    return PLAYED_ONCE[key]
+
+
+PLAYED_ONCE: dict[str, tuple] = {}
+
+
+def play(name: str, settings: dict, tmp_path_factory) -> tuple:
     game = get_game(name)
     folder = tmp_path_factory.mktemp(name)
     backend = XlsxBackend(folder)
