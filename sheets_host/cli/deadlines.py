@@ -32,7 +32,7 @@ def extend(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     Example: sheets-host extend games/wgm --hours 24 --all
     """
     from sheets_host.discord.announce import Message
-    from sheets_host.discord.post import _discord, shown
+    from sheets_host.discord.post import send_to_discord, shown
     from sheets_host.engine.deadlines import extend as move
     from sheets_host.engine.host import now_utc
 
@@ -42,5 +42,5 @@ def extend(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     said = done.said(now_utc())
     echo(said)
     if url:
-        _discord(url, Message(said), None)
+        send_to_discord(url, Message(said), None)
         echo(f"posted to {shown(url)}")

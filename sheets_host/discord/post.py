@@ -240,7 +240,7 @@ def post(backend: Backend, url: str | None, dry_run: bool = False, clock: Clock 
             report.private_done = _counts()
         if dry_run:
             return report
-        poster = _Poster(session, read_posts(session), number, send or _discord, clock)
+        poster = _Poster(session, read_posts(session), number, send or send_to_discord, clock)
         poster.sync("", url, wanted, report.done)
         for player, address in addresses.items():  # a player without a picture now: theirs are deleted
             poster.sync(player, address, report.private.get(player, []), report.private_done)
@@ -297,7 +297,7 @@ def write_posts(session: Session, records: Mapping[Key, dict]) -> None:
     session.tabs["posts"] = data
 
 
-def _discord(url: str, message: Message | None, message_id: str | None) -> str | None:
+def send_to_discord(url: str, message: Message | None, message_id: str | None) -> str | None:
     """Post `message` (a new one, or an edit of `message_id`), or delete `message_id` when
     `message` is None; the message's id. Mentions are never parsed; a 429 is waited out."""
     import requests
@@ -314,7 +314,7 @@ def _discord(url: str, message: Message | None, message_id: str | None) -> str |
         elif message_id:
             response = hook.edit()
             if response.status_code == 404:  # deleted in Discord meanwhile: post it again
-                return _discord(url, message, None)
+                return send_to_discord(url, message, None)
         else:
             response = hook.execute()
     except (requests.RequestException, OSError) as e:

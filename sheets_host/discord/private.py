@@ -35,7 +35,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.errors import BookError, SheetsHostError
 from sheets_host.kit.table import Column, TabSchema
 from .announce import LIMIT, Message, neutralise
-from .post import Send, _discord, private_webhooks
+from .post import Send, send_to_discord, private_webhooks
 
 PRIVATE = TabSchema("private messages", (Column("round", "int", lo=1), Column("player"), Column("kind"),
                                          Column("key"), Column("sent at")),
@@ -111,7 +111,7 @@ class Private:
 
     webhooks: Path
     public: str | None = None  # the public channel's webhook: no player's may be it
-    send: Send = _discord
+    send: Send = send_to_discord
     clock: Clock = now_utc
     receipts: bool = True
     nudge: str | None = None

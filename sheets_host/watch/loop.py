@@ -53,7 +53,7 @@ import pandas as pd
 
 from sheets_host.backends import ENGINE_TAB, Backend
 from sheets_host.discord.announce import Message
-from sheets_host.discord.post import Send, _discord, post, shown
+from sheets_host.discord.post import Send, send_to_discord, post, shown
 from sheets_host.discord.private import Private
 from sheets_host.engine import commands as engine
 from sheets_host.engine.deadlines import closes_early, moved_at
@@ -96,7 +96,7 @@ class Watch:
 
     def __init__(self, backend: Backend, url: str | None = None, clock: Clock = now_utc,
                  say: Callable[[str], None] = echo, send: Send | None = None, webhooks: Path | None = None):
-        self.backend, self.url, self.clock, self.send = backend, url, clock, send or _discord
+        self.backend, self.url, self.clock, self.send = backend, url, clock, send or send_to_discord
         self.webhooks = webhooks  # the players' webhooks file, read at each post (a fix needs no restart)
         self._say = say
         self.last_check: datetime | None = None

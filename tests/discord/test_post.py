@@ -100,7 +100,7 @@ def test_a_crash_after_the_first_message_posts_only_the_rest_on_the_next_run(fol
         if len(calls) == 1:
             fake.fail_next(status=500)
         calls.append(message)
-        return posting._discord(url, message, message_id)
+        return posting.send_to_discord(url, message, message_id)
 
     with pytest.raises(posting.PostError, match="Discord answered 500 through webhook 1"):
         post(folder_backend, fake.url(), send=failing)

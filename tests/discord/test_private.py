@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.cli.main import app
-from sheets_host.discord.post import _discord
+from sheets_host.discord.post import send_to_discord
 from sheets_host.discord.private import Private
 from sheets_host.engine import commands as engine
 from sheets_host.fakes.discord import FakeDiscord
@@ -97,7 +97,7 @@ def test_typing_fixing_and_breaking_gets_each_receipt_once_across_a_watch_killed
         if kill[0]:  # killed before Discord got it: nothing sent, nothing recorded
             kill[0] = False
             raise Kill
-        return _discord(url, message, message_id)
+        return send_to_discord(url, message, message_id)
 
     def watch() -> Watch:
         return Watch(backend, fake.url(*PUBLIC), lambda: now[0], say=lines.append, send=send,

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from sheets_host.discord.post import _discord
+from sheets_host.discord.post import send_to_discord
 from sheets_host.engine import commands as engine
 from sheets_host.engine.deadlines import extend
 from sheets_host.engine.play import bot_names
@@ -33,7 +33,7 @@ def test_an_extended_deadline_moves_the_reminders_and_the_lock(folder_backend, f
     def send(url, message, message_id):
         if message is not None and message_id is None:
             sent.append((now[0], message.content))
-        return _discord(url, message, message_id)
+        return send_to_discord(url, message, message_id)
 
     def until(moment):
         watch = Watch(folder_backend, fake.url("1", "a"), lambda: now[0], say=lines.append, send=send)  # a restart

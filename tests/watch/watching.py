@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from sheets_host.backends import ENGINE_TAB
-from sheets_host.discord.post import _discord
+from sheets_host.discord.post import send_to_discord
 from sheets_host.engine import commands as engine
 from sheets_host.engine.delivery import delivered
 from sheets_host.engine.host import read_commit
@@ -122,7 +122,7 @@ def play(open_backend, game: str, url: str, players: int = 4, settings: dict | N
             run.sent.append((clock(), message.content))
         elif message is not None and message_id is None:
             run.private.append((address, message.content))
-        return _discord(address, message, message_id)
+        return send_to_discord(address, message, message_id)
 
     def start() -> Watch:
         if killer:
