@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from sheets_host.kit.console import echo
+from sheets_host.kit.errors import SheetsHostError
 from .options import AUTH, BACKEND, CREDENTIALS, WHERE_HELP, Auth, BackendName, friendly, open_where
 
 
@@ -73,6 +74,9 @@ def _published(verifying, where: str, credentials: Path | None, auth: Auth):
         folder = path / "announcements" if (path / "announcements").is_dir() else path
         tabs = XlsxBook(public, public.name).read() if public.is_file() else None
         return verifying.Published(tabs, verifying.announcement_files(folder), str(path))
+    if not where.startswith("https://docs.google.com") and (path.suffix or "/" in where):  # a path mistyped
+        raise SheetsHostError(f"--against {where}: no such file or folder (a public book, a game's folder, a folder "
+                              "of announcements, or a Google spreadsheet's id or URL)")
     google = open_where(where, BackendName.gsheets, credentials, auth)
     google.bind({"public": where})
     return verifying.Published(google.book("public").read(), {}, where)

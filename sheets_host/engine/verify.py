@@ -73,7 +73,19 @@ def load_record(path: Path) -> dict[str, Any]:
     if record.get("version") != VERSION:
         raise SheetsHostError(f"{path} is a record of version {record.get('version')!r}; this sheets-host reads "
                               f"version {VERSION}")
+    wrong = [f"{name!r} ({kind.__name__})" for name, kind in FIELDS.items() if not isinstance(record.get(name), kind)]
+    if wrong:
+        raise SheetsHostError(f"{path} is damaged: it lacks {', '.join(wrong)}, which a record holds (docs/verify.md)")
+    for n, entry in enumerate(record["rounds"], 1):
+        lacking = [f"{name!r}" for name, kind in ROUND_FIELDS.items() if not isinstance(entry.get(name), kind)]
+        if lacking:
+            raise SheetsHostError(f"{path} is damaged: its round {n} lacks {', '.join(lacking)} (docs/verify.md)")
     return record
+
+
+# What a record must hold, by type, for `verify` to read it (docs/verify.md lists every field).
+FIELDS = {"game": str, "players": list, "seed": int, "settings": dict, "data": dict, "commitments": list, "rounds": list}
+ROUND_FIELDS = {"round": int, "attempt": int, "host decisions": dict, "host inputs": dict}
 
 
 def announcement_files(folder: Path) -> dict[int, str]:
@@ -88,7 +100,10 @@ def announcement_files(folder: Path) -> dict[int, str]:
 
 def verify(record: Mapping[str, Any], published: Published | None = None) -> list[Check]:
     """Every check of `record`, in order (see the module)."""
-    start = Start.of(record)
+    try:
+        start = Start.of(record)
+    except (KeyError, TypeError, ValueError) as e:  # SchemaErrors included: a data tab the game refuses
+        return [Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])]
     game = start.game
     rows = list(record["commitments"])
     checks = [_encodings(rows), _seed(record, rows)]

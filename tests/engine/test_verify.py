@@ -305,3 +305,29 @@ def test_verify_reads_the_public_spreadsheet_on_google(tmp_path, monkeypatch):
     assert out.exit_code == 0, out.output
     assert f"ok    {public_id}: tab 'commitments'" in out.output and "every check passed" in out.output
     assert [c.method for c in fake.requests[before:]] == ["GET"]
+
+
+@pytest.mark.parametrize("damage, said", [
+    (lambda r: r.pop("players"), "lacks 'players' (list)"),
+    (lambda r: r.update(seed="seven"), "lacks 'seed' (int)"),
+    (lambda r: r["rounds"][1].pop("host inputs"), "its round 2 lacks 'host inputs'"),
+])
+def test_a_damaged_record_is_refused_naming_what_it_lacks(game, tmp_path, damage, said):
+    record = load_record(game / "record.json")
+    damage(record)
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(json.dumps(record))
+    out = CliRunner().invoke(app, ["verify", str(damaged)])
+    assert out.exit_code == 2 and said in out.output and "Traceback" not in out.output
+
+
+def test_a_record_whose_data_the_game_refuses_fails_a_check_naming_it(game):
+    record = load_record(game / "record.json")
+    record["game"] = "no-such-game"
+    lines = failures(record)
+    assert lines[0] == "FAIL  the record's game, players, settings and data" and "no-such-game" in lines[1]
+
+
+def test_verify_against_a_path_that_is_not_there_says_so(game, tmp_path):
+    out = CliRunner().invoke(app, ["verify", str(game / "record.json"), "--against", str(tmp_path / "publc.xlsx")])
+    assert out.exit_code == 2 and "no such file or folder" in out.output
