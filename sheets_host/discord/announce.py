@@ -190,13 +190,14 @@ def _messages(lines: list[str], pictured: Sequence[Table], pictures: Sequence[At
     return [Message(p, tuple(b)) for p, b in zip(pieces, batches)]
 
 
-def round_messages(game: Any, before: Any, after: Any, number: int) -> list[Message]:
+def round_messages(game: Any, before: Any, after: Any, number: int, text: str | None = None) -> list[Message]:
     """Round `number`'s announcement for Discord, from the states before and after it (as the host
-    book keeps them, so any machine posts the same): the game's picture, the wide tables, and
-    the standings when the game is over or the round has no other picture."""
+    book keeps them, so any machine posts the same): `text`, the announcement as published (the
+    game's with its commitments; the game's alone when not given), the game's picture, the wide
+    tables, and the standings when the game is over or the round has no other picture."""
     from sheets_host.kit import drawing  # Pillow only when posting
 
-    lines, pictured = tables_out(game.announcement(before, after))
+    lines, pictured = tables_out(game.announcement(before, after) if text is None else text)
     files = [Attachment(f"round-{number:02d}.png", png)] if (png := game.picture(after)) else []
     over = game.is_over(after)
     if over or not (files or pictured):

@@ -34,6 +34,7 @@ from http.client import HTTPException
 from pathlib import Path
 
 from sheets_host.backends import Backend
+from sheets_host.engine import commitments
 from sheets_host.engine.host import Clock, Session, now_utc, open_session, stamp
 from sheets_host.kit import cells
 from sheets_host.kit.errors import RoundError, SheetsHostError
@@ -184,7 +185,11 @@ def planned(session: Session) -> tuple[int, list[Message]]:
     if last is None:
         raise RoundError("no round has been resolved yet: there is nothing to post")
     number = last["round"]
-    return number, round_messages(session.game, session.snapshot(number), session.state, number)
+    before = session.snapshot(number)
+    # As the announcement file says it, its round root included (`engine.commitments`).
+    text = commitments.announced(session.game, commitments.read(session.tabs, session.players), number, before,
+                                 session.state)
+    return number, round_messages(session.game, before, session.state, number, text)
 
 
 def _counts() -> dict[str, int]:

@@ -74,12 +74,16 @@ def test_a_round_undone_and_resolved_otherwise_edits_its_messages(folder_backend
     assert after != before
 
 
-def test_a_redo_that_changes_nothing_posts_nothing(folder_backend, fake):
+def test_a_redo_that_changes_nothing_edits_only_the_message_with_the_new_commitments(folder_backend, fake):
+    """A redo publishes new commitments (issue 28): the message that holds them, the last, is
+    edited; the others, whose results are the same, are left alone."""
     played(folder_backend)
     url = fake.url()
     post(folder_backend, url)
     engine.resolve(folder_backend, redo=True, clock=fixed_clock)
-    assert post(folder_backend, url).done["unchanged"] == len(fake.posted())
+    report = post(folder_backend, url)
+    assert report.done["edited"] == 1 and report.done["unchanged"] == len(fake.posted()) - 1
+    assert "Round root" in fake.posted()[-1].content
 
 
 def test_a_rate_limit_is_waited_out(folder_backend, fake):
@@ -161,3 +165,17 @@ def test_dry_run_prints_the_messages_and_posts_nothing(tmp_path, fake):
     result = CliRunner().invoke(app, ["post", str(tmp_path), "--webhook", fake.url("9", SECRET)])
     assert result.exit_code == 0 and "posted to webhook 9: 1 posted" in result.output, result.output
     assert SECRET not in result.output
+
+
+def test_the_post_carries_the_round_root_the_announcement_file_and_the_public_book_say(tmp_path, fake):
+    """Regression (issue 28): Discord's post was the game's text alone, without the round's
+    commitments that the announcement file and the public book publish."""
+    from sheets_host.backends.xlsx.backend import XlsxBackend
+
+    backend = XlsxBackend(tmp_path)
+    played(backend)
+    public = backend.book("public").read(["commitments"])["commitments"]
+    root = public.loc[public["what"] == "round root", "commitment"].iloc[-1]
+    result = CliRunner().invoke(app, ["post", str(tmp_path), "--dry-run", "--json"])
+    posted = "\n".join(m["content"] for m in json.loads(result.output))
+    assert f"Round root: `{root}`" in posted and root in (tmp_path / "announcements" / "round-01.md").read_text()

@@ -130,10 +130,12 @@ def test_a_round_resolved_otherwise_edits_the_private_messages_and_a_gone_pictur
     assert list(after) == list(before) and all(after[k] != before[k] for k in before)  # the same messages, edited
     drawn = pictures(game)
     assert all(on_webhook(fake, str(10 + PLAYERS.index(p)))[0].attachments[0][1] == drawn[p] for p in DRAWN)
-    # A redo that changes nothing sends nothing.
+    # A redo that changes nothing sends nothing privately; publicly, the message with the round's
+    # commitments says the redo's new ones (issue 28), and only it is edited.
     engine.resolve(game, redo=True, clock=fixed_clock)
     requests = len(fake.requests)
-    assert post(game, fake, hooks).private_done["unchanged"] == 5 and len(fake.requests) == requests
+    redone = post(game, fake, hooks)
+    assert redone.private_done["unchanged"] == 5 and redone.done["edited"] == 1 and len(fake.requests) == requests + 1
     # Emmy's picture gone (a redo that drew none for her): her message goes, the others stay.
     real = posting.private_messages
     monkeypatch.setattr(posting, "private_messages", lambda *a: {p: m for p, m in real(*a).items() if p != "Emmy"})

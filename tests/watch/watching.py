@@ -112,7 +112,9 @@ def play(open_backend, game: str, url: str, players: int = 4, settings: dict | N
     backend = open_backend(None)
     if hasattr(backend, "clock"):
         backend.clock = clock
-    engine.new_game(backend, game, bot_names(players), 7, settings={**DEADLINES, **(settings or {})}, clock=clock)
+    # One secret for the commitments' salts in every game played here: games compared post the same text.
+    engine.new_game(backend, game, bot_names(players), 7, settings={**DEADLINES, **(settings or {})}, clock=clock,
+                    salt_key="watched")
     run = Run()
 
     def send(address, message, message_id):
