@@ -27,7 +27,7 @@ from sheets_host.backends.in_flight import each_book
 from sheets_host.kit import cells
 from sheets_host.kit.cells import Problem
 from sheets_host.kit.errors import BookError, RoundError, SheetsHostError
-from sheets_host.kit.game import Outcome, Window, rng_for
+from sheets_host.kit.game import Outcome, rng_for
 from . import commitments
 from .announcements_tab import announcements
 from .commit import (ResolveReport, after_commit, archived_submits, attempt_records, caught_up, check_writable, commit,
@@ -35,9 +35,10 @@ from .commit import (ResolveReport, after_commit, archived_submits, attempt_reco
 from .creation import new_game, template
 from .delivery import HISTORY, check_owner, deliver, fresh_submits, player_books, round_files, settle_files
 from .history import attempt_digest
-from .host import Clock, Session, frame, now_utc, open_session, parse_time, read_config, reindex, row_ref, stamp
-from .snapshots import SNAPSHOTS, snapshot_of, snapshot_rows, snapshot_tabs
+from .host import (Clock, Session, frame, now_utc, open_session, parse_time, read_config, reindex, row_ref, stamp,
+                   window_of)
 from .reading import Reading, parse, read_player, same_rows, typed_rows, unaccounted
+from .snapshots import SNAPSHOTS, snapshot_of, snapshot_rows, snapshot_tabs
 from .status_tab import status_frame, status_layout
 
 
@@ -51,11 +52,6 @@ __all__ = ["HISTORY", "CheckReport", "Clock", "ResolveReport", "Session", "Statu
 # ---- reading submissions --------------------------------------------------------------------------
 
 
-def _window(record: Mapping, frozen=None) -> Window:
-    return Window(parse_time(record.get("opened at"), "rounds:opened at"),
-                  frozen if frozen is not None else parse_time(record.get("frozen at"), "rounds:frozen at"))
-
-
 def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping[str, pd.DataFrame]],
                       frozen) -> dict[str, Reading]:
     """Each player's reading for the open round (of the players whose books were read): from their
@@ -64,7 +60,7 @@ def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping
     game, state = session.game, session.state
     players = [p for p in session.players if f"player:{p}" in tabs]
     if record["status"] != "locked":
-        window = _window(record, frozen)
+        window = window_of(record, frozen)
         return {p: read_player(game, state, p, tabs[f"player:{p}"], window) for p in players}
     locked = session.attempt_rows(record["round"], record["attempt"])
     out = {}
@@ -75,7 +71,7 @@ def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping
             problems.append(Problem(p, f"edits made after the lock at {record['frozen at']} were ignored: what counts "
                                        "is your submission as it stood at the lock"))
             aside = now
-        out[p] = parse(game, state, p, locked[p], _window(record), problems, aside)
+        out[p] = parse(game, state, p, locked[p], window_of(record), problems, aside)
     return out
 
 
@@ -247,8 +243,7 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
 def _submission_commitments(session: Session, number: int, attempt: int, readings: Mapping[str, Reading],
                             earlier: list[dict]) -> list[dict]:
     """The attempt's commitments to what counts for each player: those its lock made, or new ones."""
-    made = [r for r in commitments.current(earlier, number, "submission") if r["attempt"] == attempt]
-    if made:
+    if commitments.of_attempt(earlier, number, attempt, "submission"):
         return []
     return commitments.of_submissions(session.game, number, attempt, {p: r.rows for p, r in readings.items()},
                                       session.players, stamp(session.clock()), session.commit.salt_key)
@@ -262,7 +257,7 @@ def _redo(session: Session, books, read, **_) -> ResolveReport:
     state = session.snapshot(number)
     attempt = session.next_attempt(number)
     rows = session.attempt_rows(number, last["attempt"])
-    readings = {p: parse(session.game, state, p, rows[p], _window(last)) for p in session.players}
+    readings = {p: parse(session.game, state, p, rows[p], window_of(last)) for p in session.players}
     archive = attempt_records(number, attempt, "corrected", rows)
     session.note(number, attempt, "redo", f"round {number} resolved again from attempt {last['attempt']} "
                  "as the archive holds it now")
@@ -328,8 +323,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
                     if cells.text(r.get("round")) in {str(n) for n in earlier}]
             extra = {"snapshots": frame(kept + added, SNAPSHOTS.header)}
         added = []
-    submitted = [r for r in committed + made if r["round"] == number and r["attempt"] == attempt
-                 and r["kind"] == "submission" and not r.get("superseded")]
+    submitted = commitments.of_attempt(committed + made, number, attempt, "submission")
     made += commitments.of_round(game, number, attempt, state, fixed, session.config, record, submitted, stamp(clock()),
                                  session.commit.salt_key)
     if redo:

@@ -33,7 +33,7 @@ from sheets_host.kit.commitment import (ENCODING, KINDS, counted_rows, digest, h
 from sheets_host.kit.game import Game
 from sheets_host.kit.layout import TabLayout, lay_out, row_height
 from sheets_host.kit.table import Column, TabSchema
-from .host import frame, parse_time, stamp
+from .host import frame, stamp, window_of
 from .snapshots import CELL_PART, snapshot_of
 
 COMMITMENTS = TabSchema("commitments", (
@@ -70,6 +70,12 @@ def current(rows: Sequence[Mapping], round_number: int, kind: str | None = None)
             and (kind is None or r["kind"] == kind)]
 
 
+def of_attempt(rows: Sequence[Mapping], round_number: int, attempt: int, kind: str) -> list[Mapping]:
+    """The commitments of one kind that an attempt of a round made, in the order made (attempts
+    are never reused, so none of them is superseded but by a later attempt's)."""
+    return [r for r in rows if r["kind"] == kind and r["round"] == round_number and r["attempt"] == attempt]
+
+
 def _row(round_number: int, attempt: int, kind: str, salt: str | None, text: str | None, at: str,
          player: str | None = None, commitment: str | None = None) -> dict:
     return {"round": round_number, "attempt": attempt, "kind": kind, "player": player, "encoding": ENCODING,
@@ -95,12 +101,10 @@ def of_submissions(game: Game, round_number: int, attempt: int, rows: Mapping[st
 
 
 def window(record: Mapping) -> dict[str, str | None]:
-    """The round's window as the host commitment holds it: each time stamped in one form."""
-    out = {}
-    for key in ("opened at", "frozen at"):
-        moment = parse_time(record.get(key), f"rounds:{key}")
-        out[key] = stamp(moment) if moment else None
-    return out
+    """The round's window as the host commitment and the record hold it: each time stamped in one form."""
+    read = window_of(record)
+    return {"opened at": stamp(read.opened) if read.opened else None,
+            "frozen at": stamp(read.frozen) if read.frozen else None}
 
 
 def decisions(game: Game, config: Mapping[str, Any]) -> dict[str, str]:

@@ -228,10 +228,10 @@ def history_layout(history: pd.DataFrame) -> TabLayout:
     return lay_out(history, highlight=marks)
 
 
-def _header(frame: pd.DataFrame) -> list[str]:
+def written_header(frame: pd.DataFrame) -> list[str]:
     """A tab's header as written: a blank header cell is read back named by its column letter.
 
-    >>> _header(pd.DataFrame(columns=["day", "(B)", "(D)"]))
+    >>> written_header(pd.DataFrame(columns=["day", "(B)", "(D)"]))
     ['day', '', '(D)']
     """
     return ["" if str(c) == f"({cells.column_letter(i)})" else str(c) for i, c in enumerate(frame.columns)]
@@ -245,7 +245,7 @@ def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
         return None
     width = len(old.columns)
     # A tab may widen under blank header cells (the announcements, for a wider table): rows added.
-    if _header(new)[:width] != _header(old) or any(_header(new)[width:]):
+    if written_header(new)[:width] != written_header(old) or any(written_header(new)[width:]):
         return None
     def shown(frame: pd.DataFrame) -> list[list[str | None]]:
         return [[None if v is None or v == "" else str(v) for v in row] for row in rows_from_frame(frame)[1:]]

@@ -35,7 +35,7 @@ FIXED = "fixed at round 1"  # round 1's snapshot: the settings and data the game
 SCHEDULE = ("first deadline", "round hours", "reminder hours", "check minutes")  # the engine's clock only
 
 
-def _plain(records: Sequence[Mapping]) -> list[dict]:
+def plain(records: Sequence[Mapping]) -> list[dict]:
     """Records as JSON gives them back, without the sheet row numbers a read adds."""
     return json.loads(json.dumps([{k: v for k, v in r.items() if not k.startswith("_")} for r in records],
                                  sort_keys=True, default=str))
@@ -46,7 +46,7 @@ def fixed_inputs(game: Game, config: Mapping[str, Any], data: Mapping[str, Seque
     (as text), and the data tabs' records."""
     keys = ["seed"] + [c.name for c in game.settings if c.name not in game.host_decisions]
     return {"config": {k: cells.text(config.get(k)) for k in keys},
-            "data": {tab.name: _plain(data.get(tab.name, [])) for tab in game.data_tabs}}
+            "data": {tab.name: plain(data.get(tab.name, [])) for tab in game.data_tabs}}
 
 
 def _hash(value: object, size: int) -> str:

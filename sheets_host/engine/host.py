@@ -28,7 +28,7 @@ from sheets_host.games import get_game
 from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import RoundError, SchemaError, SchemaErrors, SheetsHostError
-from sheets_host.kit.game import Game
+from sheets_host.kit.game import Game, Window
 from sheets_host.kit.table import Column, TabSchema, check_all
 from .history import FIXED, check_archive, check_fixed, check_players, fixed_inputs
 from .snapshots import snapshot_of, snapshot_tabs
@@ -105,6 +105,13 @@ def parse_time(raw: object, where: str, row: int | None = None) -> datetime | No
         tab, _, column = where.partition(":")
         expected = e.expected or f"a UTC time: {cells.TIME_FORMS}"
         raise SchemaErrors([SchemaError(tab, row, column, cells.text(raw), expected)]) from None
+
+
+def window_of(record: Mapping, frozen: datetime | None = None) -> Window:
+    """When a round (a rounds tab record) opened and was frozen, as the game's parser gets it
+    (`frozen`: the moment a command reads an open round)."""
+    return Window(parse_time(record.get("opened at"), "rounds:opened at"),
+                  frozen if frozen is not None else parse_time(record.get("frozen at"), "rounds:frozen at"))
 
 
 def name_key(name: str) -> str:

@@ -25,6 +25,7 @@ from sheets_host.backends import Backend
 from sheets_host.kit import cells
 from sheets_host.kit.errors import RoundError
 from . import commitments, replaying
+from .history import plain
 from .host import FIXED, Clock, now_utc, open_session, stamp
 from .snapshots import snapshot_of, snapshot_tabs
 
@@ -51,7 +52,7 @@ def make_record(backend: Backend, force: bool = False, clock: Clock = now_utc) -
     config = session.tabs["config"]
     settings = {cells.text(k): _plain(v) for k, v in zip(config["key"], config["value"])
                 if not cells.is_blank(k) and cells.fold(cells.text(k)) not in (cells.fold("game"), cells.fold("seed"))}
-    data = {tab.name: replaying.plain(session.data[tab.name]) for tab in game.data_tabs}
+    data = {tab.name: plain(session.data[tab.name]) for tab in game.data_tabs}
     record: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "tool": tool_version(), "written at": stamp(clock()),
         "complete": game.is_over(session.state), "game": game.name, "title": game.title,
@@ -66,9 +67,8 @@ def make_record(backend: Backend, force: bool = False, clock: Clock = now_utc) -
         expected = snapshot_of(game, state)
         inputs = {t: v for t, v in resolved_from.items() if expected.get(t) != v}
         round_record = {"round": number, "name": game.round_name(number), "attempt": entry["attempt"],
-                        "opened at": commitments.window(entry)["opened at"],
-                        "frozen at": commitments.window(entry)["frozen at"],
-                        "host decisions": _decided(record, number), "host inputs": inputs}
+                        **commitments.window(entry), "host decisions": _decided(record, number),
+                        "host inputs": inputs}
         record["rounds"].append(round_record)
         state = replaying.play_round(start, round_record, state, record["commitments"]).after
     return record
@@ -76,7 +76,7 @@ def make_record(backend: Backend, force: bool = False, clock: Clock = now_utc) -
 
 def _decided(record: Mapping, number: int) -> dict[str, str]:
     """The host's decisions a round was resolved with, as its host commitment keeps them."""
-    hosts = [r for r in record["commitments"] if r["kind"] == "host" and r["round"] == number and not r.get("superseded")]
+    hosts = commitments.current(record["commitments"], number, "host")
     return json.loads(hosts[-1]["text"]) if hosts and hosts[-1].get("text") else {}
 
 

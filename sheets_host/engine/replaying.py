@@ -18,17 +18,11 @@ from typing import Any
 
 from sheets_host.games import get_game
 from sheets_host.kit.cells import SubmitRow
-from sheets_host.kit.game import Game, Window, rng_for
-from .commitments import announced
-from .history import _plain
-from .host import frame, parse_time, read_config, reindex
+from sheets_host.kit.game import Game, rng_for
+from .commitments import announced, of_attempt
+from .host import frame, read_config, reindex, window_of
 from .snapshots import snapshot_of
 from .reading import Reading, parse
-
-
-def plain(records: Sequence[Mapping]) -> list[dict]:
-    """Records as a record holds them: JSON values, no sheet row numbers."""
-    return _plain(records)
 
 
 def body(text: str) -> dict[str, Any]:
@@ -70,11 +64,6 @@ class Start:
         return self.game.load(self.players, tabs, self.config(round_record["host decisions"]), self.data)
 
 
-def window(round_record: Mapping[str, Any]) -> Window:
-    return Window(parse_time(round_record.get("opened at"), "record:opened at"),
-                  parse_time(round_record.get("frozen at"), "record:frozen at"))
-
-
 def counted(game: Game, commitment: Mapping[str, Any]) -> list[SubmitRow]:
     """The rows a submission's commitment holds, as the parser reads them."""
     tabs = {game.tab_key(t.name): t for t in game.every_submit_tab()}
@@ -97,8 +86,7 @@ class Replayed:
 
 def submissions_of(commitments: Sequence[Mapping[str, Any]], number: int, attempt: int) -> dict[str, Mapping]:
     """Each player's commitment to what counted in the attempt a round was resolved with."""
-    return {r["player"]: r for r in commitments
-            if r["kind"] == "submission" and r["round"] == number and r["attempt"] == attempt}
+    return {r["player"]: r for r in of_attempt(commitments, number, attempt, "submission")}
 
 
 def play_round(start: Start, round_record: Mapping[str, Any], previous: Any,
@@ -109,7 +97,7 @@ def play_round(start: Start, round_record: Mapping[str, Any], previous: Any,
     readings, submissions = {}, {}
     for player in start.players:
         rows = counted(game, mine[player]) if player in mine and mine[player].get("text") else []
-        readings[player] = reading = parse(game, before, player, rows, window(round_record))
+        readings[player] = reading = parse(game, before, player, rows, window_of(round_record))
         submissions[player] = (game.default(before, player) if reading.parsed.submission is None
                                else reading.parsed.submission)
     outcome = game.resolve(before, submissions, rng_for(start.seed, number, "resolve"))

@@ -16,7 +16,6 @@ Every check is one line, passed or failed; a failed one says exactly what differ
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from sheets_host.kit.commitment import ENCODINGS, digest, root_text
 from sheets_host.kit.errors import SheetsHostError
 from . import commitments
 from .announcements_tab import announcements
+from .delivery import written_header
 from .history import fixed_inputs
 from .record import FORMAT, VERSION
 from .replaying import Start, body, play_round, submissions_of
@@ -189,7 +189,7 @@ def _submissions(game: str, rows: Sequence[Mapping]) -> list[str]:
 
 def _host(start: Start, round_record: Mapping, before: Any, rows: Sequence[Mapping]) -> list[str]:
     number = round_record["round"]
-    hosts = [r for r in rows if r["kind"] == "host" and r["round"] == number and r["attempt"] == round_record["attempt"]]
+    hosts = commitments.of_attempt(rows, number, round_record["attempt"], "host")
     if not hosts:
         return ["no commitment to the host's inputs"]
     host = hosts[-1]
@@ -207,8 +207,7 @@ def _host(start: Start, round_record: Mapping, before: Any, rows: Sequence[Mappi
 def _root(game: str, players: Sequence[str], rows: Sequence[Mapping], round_record: Mapping) -> list[str]:
     number, attempt = round_record["round"], round_record["attempt"]
     mine = submissions_of(rows, number, attempt)
-    hosts = [r for r in rows if r["kind"] == "host" and r["round"] == number and r["attempt"] == attempt]
-    roots = [r for r in rows if r["kind"] == "round" and r["round"] == number and r["attempt"] == attempt]
+    hosts, roots = (commitments.of_attempt(rows, number, attempt, kind) for kind in ("host", "round"))
     if not roots or not hosts:
         return ["no round root"]
     again = digest(root_text(game, number, [(p, mine[p]["commitment"]) for p in players if p in mine],
@@ -262,8 +261,7 @@ def _shown(value: object) -> str:
 
 def _table(frame: pd.DataFrame) -> list[list[str]]:
     """A tab as a reader sees it: the header and every row as text, blank rows and columns at the end cut."""
-    header = ["" if re.fullmatch(r"\([A-Z]+\)", str(c)) else str(c) for c in frame.columns]
-    table = [[_shown(v) for v in row] for row in [header, *rows_from_frame(frame)[1:]]]
+    table = [[_shown(v) for v in row] for row in [written_header(frame), *rows_from_frame(frame)[1:]]]
     while table and not any(table[-1]):
         table.pop()
     width = max((max((i + 1 for i, v in enumerate(row) if v), default=0) for row in table), default=0)
