@@ -149,7 +149,7 @@ def _type_submissions(fake: FakeGoogle, backend: GoogleBackend, session: engine.
     number = game.round(state)
     for player in game.players(state):
         rng = rng_for(seed, number, f"bot/{player}")
-        rows = [{k: v if k == "tab" else play._untidy(v, rng) for k, v in row.items()}
+        rows = [{k: v if k == "tab" else play.untidy(v, rng) for k, v in row.items()}
                 for row in game.submit_rows(game.bot(state, player, rng))]
         sid = spreadsheet_id(backend.refs()[f"player:{player}"])
         for name, typed in submit_frames(game, state, player, rows).items():

@@ -264,6 +264,25 @@ def _redo(session: Session, books, read, **_) -> ResolveReport:
     return _apply(session, books, read, last, state, readings, attempt, archive, redo=True)
 
 
+def note_fates(session: Session, number: int, attempt: int, readings: Mapping[str, Reading], outcome: Outcome) -> None:
+    """The resolver's record of each player's submission, into the log: each part that counted or
+    not against the rows it was read from, then the whole of what counted. A player's
+    `my submissions` is written from these lines alone."""
+    for player, reading in readings.items():
+        if not reading.due:
+            continue
+        fates = outcome.fates.get(player, ())
+        parts = reading.parsed.parts if reading.parsed.submission is not None else {}
+        for fate in fates:
+            rows = parts.get(fate.part, ())
+            for tab, row in rows:
+                session.note(number, attempt, "counted" if fate.counted else "not counted",
+                             fate.what if fate.counted else fate.refused, player, row_ref(tab, row))
+            if not rows and not fate.counted:  # the default's, or a part no row gave
+                session.note(number, attempt, "not counted", fate.told(), player)
+        session.note(number, attempt, "counted", "; ".join(f.what for f in fates if f.counted) or "nothing", player)
+
+
 def _apply(session: Session, books, read, record: dict, state: Any, readings: Mapping[str, Reading], attempt: int,
            archive: list[dict], *, redo: bool) -> ResolveReport:
     """Resolve `readings` on `state`, commit to the host book, then deliver."""
@@ -280,8 +299,8 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
                 session.note(number, attempt, "default", "no valid submission: the rule text's default applies", player)
         else:
             submissions[player] = reading.parsed.submission
-            session.note(number, attempt, "submission", reading.parsed.kept, player)
     outcome: Outcome = game.resolve(state, submissions, rng_for(session.config["seed"], number, "resolve"))
+    note_fates(session, number, attempt, readings, outcome)
     # The round's commitments: a redo's replace the round's earlier ones, which stay, superseded.
     committed = commitments.read(session.tabs, session.players)
     if redo:

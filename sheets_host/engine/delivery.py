@@ -39,6 +39,7 @@ from .status_tab import status_frame, status_layout
 
 HISTORY = "my submissions"
 HAPPENED, COUNTED, TYPED = "what happened", "counted", "what you typed"  # my submissions' columns
+NOT_COUNTED = "not counted: nothing the round resolved came from this row"
 
 
 def kv(pairs: Sequence[tuple[str, object]], header=("what", "value")) -> pd.DataFrame:
@@ -184,26 +185,37 @@ def round_label(game: Game, number: int) -> int | str:
 def history_frames(session: Session, players: Iterable[str]) -> dict[str, pd.DataFrame]:
     """Every round's submission of each of `players` as it was read, left to right: the {round},
     the tab (when the game has several) and row, what happened to the row and why, then what it
-    held; a line of its own for what counted or was defaulted. From the archive and the log, so it
-    is the same after a crash, a redo or an undo. The log and each round's rows are read once for
-    all the players (a delivery writes every book)."""
+    held; a line of its own for what counted or was defaulted. What happened is the parser's
+    problems with the row and the resolver's record of the part the row gave (counted, or not and
+    why), never a reading of the row again: a row that gave no part the resolver counted does not
+    say "counted". From the archive and the log, so it is the same after a crash, a redo or an
+    undo. The log and each round's rows are read once for all the players (a delivery writes every
+    book)."""
     game, word = session.game, session.game.round_word
     tabbed = ["tab"] if game.several_submit_tabs else []
     grids = {game.tab_key(t.name) for t in game.every_submit_tab() if t.labels}
     wanted = set(players)
-    # (player, round, attempt) -> the log's problems by row, and its lines of the whole submission
+    # (player, round, attempt) -> by row: the parser's problems, the resolver's word; lines of the
+    # whole submission; the attempts whose resolver kept its record (a game logged before did not)
     by_row: dict[tuple[str, str, str], dict[str, list[str]]] = {}
+    fated: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     general: dict[tuple[str, str, str], list[str]] = {}
+    recorded: set[tuple[str, str, str]] = set()
     for e in session.tabs.get("log", pd.DataFrame()).to_dict("records"):
         who, kind = cells.text(e.get("player")), cells.text(e.get("kind"))
-        if who not in wanted or kind not in ("problem", "submission", "default"):
+        if who not in wanted or kind not in ("problem", "submission", "default", "counted", "not counted"):
             continue
         key = (who, cells.text(e.get("round")), cells.text(e.get("attempt")))
-        if kind == "problem" and cells.text(e.get("row")):
-            by_row.setdefault(key, {}).setdefault(cells.text(e.get("row")), []).append(cells.text(e.get("message")))
+        row, message = cells.text(e.get("row")), cells.text(e.get("message"))
+        if row and kind == "problem":
+            by_row.setdefault(key, {}).setdefault(row, []).append(message)
+        elif row:
+            told = COUNTED if kind == "counted" else f"not counted: {message}"
+            fated.setdefault(key, {}).setdefault(row, []).append(told)
         else:
-            general.setdefault(key, []).append(("what counted: " if kind == "submission" else "")
-                                               + cells.text(e.get("message")))
+            recorded |= {key} if kind == "counted" else set()
+            general.setdefault(key, []).append(f"what counted: {message}" if kind in ("counted", "submission")
+                                               else message)
     out: dict[str, list[dict]] = {p: [] for p in wanted}
     for record in session.rounds:
         if record["status"] != "resolved":
@@ -213,10 +225,14 @@ def history_frames(session: Session, players: Iterable[str]) -> dict[str, pd.Dat
         rows = session.attempt_rows(number, attempt)
         for player in out:
             key = (player, str(number), str(attempt))
-            mine = by_row.get(key, {})
+            problems, told = by_row.get(key, {}), fated.get(key, {})
             for row in rows.get(player, []):
+                ref = str(row_ref(row.tab, row.row))
+                said = problems.get(ref, []) + list(dict.fromkeys(told.get(ref, [])))
+                if key not in recorded:  # logged before the resolver kept its record: as it was read
+                    said = problems.get(ref, []) or [COUNTED]
                 out[player].append({word: label, "tab": row.tab, "row": row.row, TYPED: typed_text(row, row.tab in grids),
-                                    HAPPENED: "; ".join(mine.get(str(row_ref(row.tab, row.row)), [])) or COUNTED})
+                                    HAPPENED: "; ".join(said) or NOT_COUNTED})
             out[player] += [{word: label, HAPPENED: line} for line in general.get(key, [])]
     return {player: frame(rows, [word, *tabbed, "row", HAPPENED, TYPED]) for player, rows in out.items()}
 

@@ -71,9 +71,12 @@ ARCHIVE_KEYS = ["round", "attempt", "use", "player", "row"]
 ARCHIVE = TabSchema("archive", (Column("round", "int", lo=1), Column("attempt", "int", lo=1),
                                 Column("use", "choice", USES, optional=True), Column("player", "player"),
                                 Column("row", "int", lo=1), Column("tab", optional=True)))
-# What a log line records: a command's steps and what it read (a submission, a default, a problem).
+# What a log line records: a command's steps, what it read (a submission, a default, a problem) and
+# what the resolver did with each part of a player's submission (counted, not counted: by row, and
+# the whole of what counted). "submission", what was read as counting, is no longer written: a game
+# logged before the resolver's record shows it as it was.
 LOG_KINDS = ("new", "lock", "freeze", "submission", "default", "problem", "resolve", "redo", "undo", "delivery",
-             "extend")
+             "extend", "counted", "not counted")
 LOG = TabSchema("log", (Column("round", "int", lo=0), Column("attempt", "int", lo=0), Column("at"),
                         Column("kind", "choice", LOG_KINDS), Column("player", "player", optional=True),
                         Column("row", "int", lo=1, optional=True), Column("message", optional=True)))

@@ -133,7 +133,7 @@ def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: boo
         rng = rng_for(seed, r, f"bot/{player}")
         rows = game.submit_rows(game.bot(state, player, rng))
         if messy:
-            rows = [{k: v if k == "tab" else _untidy(v, rng) for k, v in row.items()} for row in rows]
+            rows = [{k: v if k == "tab" else untidy(v, rng) for k, v in row.items()} for row in rows]
         frames = submit_frames(game, state, player, rows)
         tabs = {tab.name: tab for tab in game.submit_tabs(state, player)}
         # Typing keeps the tabs' dropdowns and shading: the layout the engine delivered.
@@ -150,7 +150,7 @@ def host_types(backend: Backend, session: engine.Session, seed: int) -> bool:
     return type_state(session, game.host_bot(state, rng_for(seed, game.round(state), "host")))
 
 
-def _untidy(value: object, rng) -> object:
+def untidy(value: object, rng) -> object:
     """Stray spaces and odd case, as people type: the engine must read these all the same."""
     if value is None or rng.random() < 0.6:
         return value

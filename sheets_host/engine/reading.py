@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -143,7 +143,7 @@ def parse(game: Game, state: Any, player: str, rows: list[SubmitRow], window: Wi
         parsed = game.parse(state, player, rows, window)
     except SheetsHostError as e:  # a game's parser should not raise; if it does, the player is told
         parsed = Parsed(None, (Problem(player, str(e)),), "nothing")
-    return Reading(player, rows, Parsed(parsed.submission, tuple(problems) + parsed.problems, parsed.kept),
+    return Reading(player, rows, replace(parsed, problems=tuple(problems) + parsed.problems),
                    game.submits(state, player), list(aside))
 
 

@@ -339,6 +339,9 @@ class Problem:
         return f"{self.player}: {where}: {self.message}" if where else f"{self.player}: {self.message}"
 
 
+RowRef = tuple[str | None, int]  # a submit row: its tab (None: the game's one submit tab) and sheet row
+
+
 @dataclass(frozen=True)
 class SubmitRow:
     """One non-blank row of a submit tab, with its sheet row number and the tab's header; `tab`
@@ -356,6 +359,10 @@ class SubmitRow:
 
     def get(self, column: str) -> object:
         return self.values.get(column)
+
+    @property
+    def ref(self) -> RowRef:
+        return self.tab, self.row
 
     def read(self, column: str, parse: Callable[[object], T], problems: list[Problem],
              dropped: str = "row dropped") -> T | None:

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import pandas as pd
 
-from .cells import Problem, SubmitRow
+from .cells import Problem, RowRef, SubmitRow
 from .table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
@@ -114,11 +114,38 @@ class HowTo:
 
 @dataclass(frozen=True)
 class Parsed(Generic[Submission]):
-    """A parsed submit tab: what will count (None when nothing valid) and the messages."""
+    """A parsed submit tab: what will count (None when nothing valid) and the messages.
+
+    `parts` names each part of the submission (a key the game's resolver names it by in its
+    `Fate`s: "bid", "gift 2") with the rows it was read from, so that what the resolver did with a
+    part is told against the rows the player typed. A row the parser kept belongs to a part."""
 
     submission: Submission | None
     problems: tuple[Problem, ...] = ()
-    kept: str = ""  # one line saying what counts, shown to the player with the problems
+    kept: str = ""  # one line saying what will count as read, shown before the round is resolved
+    parts: Mapping[str, tuple[RowRef, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Fate:
+    """What the resolver did with one part of a player's submission: its own record, from which
+    every "counted", "not counted" and "what counted" a player reads after the round is written
+    (never from a second reading of what they typed).
+
+    >>> Fate("bid", "bid 18 on Flavio", "you held 10 coins after the magicians shopped").told()
+    'not counted: bid 18 on Flavio (you held 10 coins after the magicians shopped)'
+    """
+
+    part: str  # as the parser keys it in `Parsed.parts`
+    what: str  # the part as the player reads it: "bid 18 on Flavio"
+    refused: str = ""  # why it did not count; blank: it counted
+
+    @property
+    def counted(self) -> bool:
+        return not self.refused
+
+    def told(self) -> str:
+        return f"counted: {self.what}" if self.counted else f"not counted: {self.what} ({self.refused})"
 
 
 @dataclass
@@ -131,6 +158,14 @@ class Outcome(Generic[State]):
     game: "Game"
     state: State
     log: list[str] = field(default_factory=list)
+    # The resolver's record of each player's submission, part by part, made only when asked for.
+    account: Callable[[], Mapping[str, Sequence[Fate]]] | None = field(default=None, repr=False)
+
+    @cached_property
+    def fates(self) -> dict[str, tuple[Fate, ...]]:
+        """Player -> what the resolver did with each part of their submission (the default's,
+        for a player without a valid one)."""
+        return {p: tuple(f) for p, f in (self.account() if self.account else {}).items()}
 
     @cached_property
     def public(self) -> dict[str, pd.DataFrame]:

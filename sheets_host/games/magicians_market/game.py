@@ -5,6 +5,7 @@ each method delegating to the module that holds its rules (`state`, `tabs`, `rea
 from __future__ import annotations
 
 import random
+from functools import partial
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -74,7 +75,7 @@ class MagiciansMarket(Game[MarketState, MarketSubmission]):
     def resolve(self, state: MarketState, submissions: Mapping[Player, MarketSubmission | None],
                 rng: random.Random) -> Outcome[MarketState]:
         after, refusals = state.next_day(submissions)
-        return Outcome(self, after, views.log(after, refusals))
+        return Outcome(self, after, views.log(after, refusals), partial(views.fates, after, submissions, refusals))
 
     def standings(self, state: MarketState) -> pd.DataFrame:
         return views.standings(state)

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from sheets_host.kit import cells
-from sheets_host.kit.cells import Problem, SubmitRow
+from sheets_host.kit.cells import Problem, RowRef, SubmitRow
 from sheets_host.kit.game import Parsed
 from sheets_host.kit.table import Column, TabSchema
 from .market import Bid, Gift, Good, MarketSubmission, Player, Settings
@@ -47,7 +47,9 @@ def parse(state: MarketState, player: Player, rows: Sequence[SubmitRow]) -> Pars
     s, now = state.settings, state.now
     problems: list[Problem] = []
     named: list[Good] = []
+    generating: list[SubmitRow] = []  # the rows the generation was read from
     extra = None
+    parts: dict[str, tuple[RowRef, ...]] = {}
     later = []  # gifts and bids are read once the generation is known
     for row in rows:
         action = row.read("action", lambda v: cells.as_choice(v, ACTIONS, "an action", ACTION_ALIASES), problems)
@@ -70,6 +72,7 @@ def parse(state: MarketState, player: Player, rows: Sequence[SubmitRow]) -> Pars
                 problems.append(row.problem("good", why))
             else:
                 extra = goods[0]
+                parts["extra"] = (row.ref,)
             continue
         for good in goods:
             if good in named:
@@ -80,11 +83,14 @@ def parse(state: MarketState, player: Player, rows: Sequence[SubmitRow]) -> Pars
                                                     f"different goods ({', '.join(named)})"))
             else:
                 named.append(good)
+                generating += [row] if row not in generating else []
     if named and s.generation_problem(named):  # different goods, not too many: too few
-        problems.append(Problem(player, f"you named {len(named)} good(s) ({', '.join(named)}); generation takes "
-                                        f"{s.goods_generated} different goods: nothing is generated and no "
-                                        "prices rise"))
+        problems += [row.problem("good", f"you named {len(named)} good(s) ({', '.join(named)}); generation takes "
+                                         f"{s.goods_generated} different goods: nothing is generated and no "
+                                         "prices rise") for row in generating]
         named = []
+    if named:
+        parts["generate"] = tuple(row.ref for row in generating)
     held = now.after_generation(player, named, extra)
     gifts: list[Gift] = []
     given: Counter = Counter()
@@ -95,15 +101,23 @@ def parse(state: MarketState, player: Player, rows: Sequence[SubmitRow]) -> Pars
             if gift:
                 given[gift.good] += gift.count
                 gifts.append(gift)
+                parts[gift_part(len(gifts) - 1)] = (row.ref,)
         elif bid:
             problems.append(row.problem("action", f"one bid a day (you bid {bid.coins} on {bid.magician}); "
                                                   "row dropped"))
         else:
             bid = _bid_row(s, row, problems)
+            if bid:
+                parts["bid"] = (row.ref,)
     orders = MarketSubmission(tuple(named), extra, tuple(gifts), bid)
     if orders == MarketSubmission():
         return Parsed(None, tuple(problems), "nothing")
-    return Parsed(orders, tuple(problems), describe(state, player, orders))
+    return Parsed(orders, tuple(problems), describe(state, player, orders), parts)
+
+
+def gift_part(index: int) -> str:
+    """The part a submission's gift is (its `index` in the submission's gifts): "gift 1" first."""
+    return f"gift {index + 1}"
 
 
 def _gift_row(s: Settings, players: Sequence[Player], player: Player, row: SubmitRow, held: dict[Good, int],
@@ -143,18 +157,27 @@ def _bid_row(s: Settings, row: SubmitRow, problems: list[Problem]) -> Bid | None
 
 
 def describe(state: MarketState, player: Player, o: MarketSubmission) -> str:
-    """One line saying what counts."""
+    """One line saying what will count as read (before the day: a bid counts only if its coins are
+    still held after the magicians shop)."""
     s = state.settings
-    parts = [f"generate {', '.join(o.generate)}" if o.generate else "no goods generated"]
-    if o.extra:
-        parts.append(f"extra {o.extra} for {s.extra_cost} coins")
-    parts += [f"gift {g.good} ×{g.count} to {g.to}" for g in o.gifts]
+    parts = ([] if o.generate else ["no goods generated"]) + [what for _, what in what_parts(s, o)]
     if o.bid:
         coins = state.now.coins[player] - (s.extra_cost if o.extra else 0)
-        note = (f" (it counts only if you hold {o.bid.coins} coins after the magicians shop: you hold "
-                f"{coins} before)") if o.bid.coins > coins else ""
-        parts.append(f"bid {o.bid.coins} on {o.bid.magician}{note}")
+        if o.bid.coins > coins:
+            parts[-1] += (f" (it counts only if you hold {o.bid.coins} coins after the magicians shop: you hold "
+                          f"{coins} before)")
     return "; ".join(parts)
+
+
+def what_parts(s: Settings, o: MarketSubmission) -> list[tuple[str, str]]:
+    """Each part of a submission, keyed as `parse` keys it, as the player reads it."""
+    parts = [("generate", f"generate {', '.join(o.generate)}")] if o.generate else []
+    if o.extra:
+        parts.append(("extra", f"extra {o.extra} for {s.extra_cost} coins"))
+    parts += [(gift_part(i), f"gift {g.good} ×{g.count} to {g.to}") for i, g in enumerate(o.gifts)]
+    if o.bid:
+        parts.append(("bid", f"bid {o.bid.coins} on {o.bid.magician}"))
+    return parts
 
 
 def submit_rows(o: MarketSubmission) -> list[dict]:

@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo
 from . import rules, tabs
-from .market import Good, MarketSubmission, Player, Refusal, opening_market
-from .read import ACTIONS, SUBMIT_TAB
+from .market import Good, MarketSubmission, Part, Player, Refusal, opening_market
+from .read import ACTIONS, SUBMIT_TAB, gift_part, what_parts
 from .state import MarketState
 from .tastes import quantity_text, selector_text
 
@@ -164,6 +164,27 @@ def announcement(title: str, before: MarketState, after: MarketState) -> str:
         lines += [f"| {r['rank']} | {r['player']} | {r['Tokens of Life']} | {r['Elimination Candidate'] or ''} | "
                   f"{r['garnets']} | {r['result']} |" for r in results(after)]
     return "\n".join(lines) + "\n"
+
+
+# A refused part of the day's facts as `parse` keys the part it refuses (a gift by its index).
+_PART_KEYS = {Part.GENERATE: lambda i: "generate", Part.EXTRA: lambda i: "extra", Part.GIFT: gift_part}
+
+
+def fates(after: MarketState, orders: Mapping[Player, MarketSubmission | None],
+          refusals: Sequence[Refusal]) -> dict[Player, list[Fate]]:
+    """What the day just played did with each part of each player's `orders`: a part the rules
+    refused, and a bid whose coins were not held after the magicians shopped, did not count."""
+    day, s = after.history[-1], after.settings
+    refused = {(r.player, _PART_KEYS[r.part](r.index)): f"it must be {r.why}" for r in refusals
+               if r.part in _PART_KEYS}
+    out = {}
+    for player in after.players:
+        o = orders.get(player) or MarketSubmission()
+        out[player] = [Fate(key, what, refused.get((player, key), "")) for key, what in what_parts(s, o)]
+        if o.bid and not day.counted.get(player, False) and not refused.get((player, "bid")):
+            out[player][-1] = Fate("bid", out[player][-1].what,
+                                   f"you held {day.shopping.coins[player]} coins after the magicians shopped")
+    return out
 
 
 def log(after: MarketState, refusals: Sequence[Refusal]) -> list[str]:
