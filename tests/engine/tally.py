@@ -17,7 +17,7 @@ import pandas as pd
 
 from sheets_host.kit import cells
 from sheets_host.kit.cells import Problem, SubmitRow
-from sheets_host.kit.game import Example, Game, HowTo, Outcome, Parsed, Window
+from sheets_host.kit.game import Example, Fate, Game, HowTo, Outcome, Parsed, Window
 from sheets_host.kit.table import Column, SubmitTab, TabSchema
 
 ITEMS = ("apple", "pear")
@@ -84,21 +84,25 @@ class TallyGame(Game[Tally, Order]):
         problems: list[Problem] = []
         counts: dict[str, int] = {}
         marks = set()
+        parts: dict[str, tuple] = {}  # "order apple", "mark A2": the rows each came from
         for row in rows:
             if row.tab == "orders":
                 item = row.read("item", lambda v: cells.as_choice(v, ITEMS, "an item"), problems)
                 count = row.read("count", lambda v: cells.as_int(v, 1, 99, "a count"), problems)
                 if item and count:
                     counts[item] = counts.get(item, 0) + count
+                    parts[f"order {item}"] = parts.get(f"order {item}", ()) + (row.ref,)
             else:
                 for file in FILES:
                     if not cells.is_blank(row.get(file)):
                         if cells.fold(cells.text(row.get(file))) == "x":
                             marks.add(f"{file}{cells.text(row.get('rank'))}")
+                            parts[f"mark {file}{cells.text(row.get('rank'))}"] = (row.ref,)
                         else:
                             problems.append(row.problem(file, f"{cells.quote(row.get(file))} is not x; cell ignored"))
         kept = ", ".join(f"{n} {i}" for i, n in sorted(counts.items())) + (f"; marks {' '.join(sorted(marks))}" if marks else "")
-        return Parsed(Order(counts, frozenset(marks)) if counts or marks else None, tuple(problems), kept or "nothing")
+        return Parsed(Order(counts, frozenset(marks)) if counts or marks else None, tuple(problems), kept or "nothing",
+                      parts)
 
     def how_to_submit(self, state: Tally, player: str) -> list[HowTo]:
         return [HowTo(("orders: one row per item (apple or pear) with a count", "board: an x in each cell to mark"),
@@ -117,7 +121,11 @@ class TallyGame(Game[Tally, Order]):
             marks |= {(player, c) for c in order.marks}
         new = replace(state, round=state.round + 1, counts=tuple(sorted((p, i, n) for (p, i), n in counts.items())),
                       marks=tuple(sorted(marks)))
-        return Outcome(self, new, [f"round {state.round} tallied"])
+        def fates():  # every order and mark counts
+            return {p: [Fate(f"order {i}", f"{n} {i}") for i, n in sorted((o or self.default(state, p)).counts.items())]
+                    + [Fate(f"mark {c}", f"mark {c}") for c in sorted((o or self.default(state, p)).marks)]
+                    for p, o in submissions.items()}
+        return Outcome(self, new, [f"round {state.round} tallied"], fates)
 
     def public_view(self, state: Tally) -> dict[str, pd.DataFrame]:
         totals = {p: sum(n for q, _, n in state.counts if q == p) for p in state.players}
