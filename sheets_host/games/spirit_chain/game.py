@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -85,7 +86,8 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
 
     def resolve(self, state: SpiritChainState, submissions: Mapping[str, SpiritChainSubmission | None],
                 rng: random.Random) -> Outcome[SpiritChainState]:
-        return Outcome(self, *phases.resolve(state, submissions, rng))
+        after, log, moves = phases.resolve(state, submissions, rng)
+        return Outcome(self, after, log, partial(views.fates, state, after, moves))
 
     def how_to_submit(self, state: SpiritChainState, player: str) -> list[HowTo]:
         return [views.how_to_submit(state, player)]

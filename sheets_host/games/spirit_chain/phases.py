@@ -29,9 +29,10 @@ def _lot(book: CardBook, cycle: int, rng: random.Random) -> tuple[Lot, ...]:
 
 
 def resolve(state: SpiritChainState, submissions: Mapping[str, SpiritChainSubmission | None],
-            rng: random.Random) -> tuple[SpiritChainState, list[str]]:
+            rng: random.Random) -> tuple[SpiritChainState, list[str], tuple[SpiritChainSubmission, ...]]:
     """The open phase part with every player's submission (the blank one when missing or for
-    another phase), after the reserve periods they cost; the state after it and the log."""
+    another phase), after the reserve periods they cost; the state after it, the log, and the
+    moves it took, by seat."""
     moves = []
     for player in state.players:
         move = submissions.get(player) or blank(state.phase)
@@ -41,7 +42,7 @@ def resolve(state: SpiritChainState, submissions: Mapping[str, SpiritChainSubmis
            for p, m, r in zip(state.players, moves, reserve) if m.reserve_used]
     state = replace(state, reserve=reserve)
     resolver = {Phase.AUCTION: _auction, Phase.UPGRADES: _upgrades, Phase.SLOTS: _summoning}
-    return resolver[state.phase](state, moves, rng, log), log
+    return resolver[state.phase](state, moves, rng, log), log, tuple(moves)
 
 
 def _auction(state: SpiritChainState, moves: list[SpiritChainSubmission], rng: random.Random,

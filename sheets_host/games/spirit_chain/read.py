@@ -43,26 +43,34 @@ SUBMIT_TAB = TabSchema("submit", (
 
 def parse(state: SpiritChainState, player: str, rows: Sequence[SubmitRow],
           window: Window) -> Parsed[SpiritChainSubmission]:
+    """The submission that counts, each of its parts named with the row it came from; every
+    other valid row says why it does not count (the time controls passed it over)."""
     seat, phase, clock = state.seat(player), state.phase, state.clock
     problems: list[Problem] = []
-    times, moves, numbers = [], [], []
+    times, moves, valid = [], [], []
     for row in rows:
         stamp, move = _read_row(state, seat, row, window, clock.window is not None, problems)
         if move is not None:
             times.append(stamp)
             moves.append(move)
-            numbers.append(row.row)
+            valid.append(row)
     choice: Choice = clock.choose(times, window.opened, window.frozen, state.reserve[seat], state.must_answer(seat))
+    counts = "" if choice.index is None else f" (row {valid[choice.index].row})"
+    problems += [row.problem(None, f"{why}{counts}; this row does not count")
+                 for row, why in zip(valid, choice.passed) if why]
+    problems.sort(key=lambda p: p.row)  # each row's problems in the order of the rows
     if choice.index is None:
         if rows or choice.periods:
             problems.append(Problem(player, f"no valid submission counts ({choice.when}): the blank "
                                             f"submission is taken ({describe(state, blank(phase))})"))
         if choice.periods:
             move = blank(phase, choice.periods)
-            return Parsed(move, tuple(problems), f"the blank submission: {describe(state, move)}")
+            return Parsed(move, tuple(problems), f"the blank submission: {describe(state, move)}",
+                          {key: () for key, _ in move.parts()})
         return Parsed(None, tuple(problems), "nothing")
-    move = replace(moves[choice.index], reserve_used=choice.periods)
-    return Parsed(move, tuple(problems), f"row {numbers[choice.index]}, {choice.when}: {describe(state, move)}")
+    move, row = replace(moves[choice.index], reserve_used=choice.periods), valid[choice.index]
+    return Parsed(move, tuple(problems), f"row {row.row}, {choice.when}: {describe(state, move)}",
+                  {key: (row.ref,) for key, _ in move.parts()})
 
 
 def stamped_column(state: SpiritChainState) -> str | None:

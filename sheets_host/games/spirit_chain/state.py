@@ -22,6 +22,7 @@ from .rules import LOT, SLOTS, DuelEnd, Seat, Upgrade
 from .timing import TimeControls
 
 Deck = Mapping[Title, int]  # card title -> copies
+RESERVE_TIME = "reserve time"  # the part of a submission that is the reserve periods it costs
 
 
 class Phase(Enum):
@@ -187,6 +188,19 @@ class SpiritChainSubmission:
     upgrades: tuple[Upgrade, ...] = ()
     slots: tuple[Title | None, ...] = ()
     reserve_used: int = 0
+
+    def parts(self) -> list[tuple[str, object]]:
+        """Each part, keyed as the parser names the row it came from and the resolver tells what
+        it did with it, and its value: each bid (its column, "bid 1": lights), each upgrade in
+        order ("upgrade 1", or "no upgrade"), each slot ("slot 1": a title, None for empty), and
+        the reserve periods it costs ("reserve time")."""
+        if self.phase is Phase.AUCTION:
+            out: list[tuple[str, object]] = list(zip(Phase.AUCTION.columns, self.bids))
+        elif self.phase is Phase.UPGRADES:
+            out = [(f"upgrade {k}", u) for k, u in enumerate(self.upgrades, 1)] or [("no upgrade", None)]
+        else:
+            out = list(zip(Phase.SLOTS.columns, self.slots))
+        return out + ([(RESERVE_TIME, self.reserve_used)] if self.reserve_used else [])
 
 
 def blank(phase: Phase, reserve_used: int = 0) -> SpiritChainSubmission:

@@ -12,13 +12,19 @@ a blank submission, and the reserve is spent up to the freeze (all of it, once i
 Choice(index=1, periods=0, when='within the 75 s window')
 >>> clock.choose([at(80), at(140)], opened, at(200), reserve=10)
 Choice(index=0, periods=1, when='in reserve time, 5 s after the window, 1 period')
+
+Every other valid submission is passed over, and why is said (the row that counts is the
+reader's to name):
+
+>>> clock.choose([at(10), at(70), at(80)], opened, at(200), reserve=10).passed
+('a later valid row within the 75 s window counts instead', '', 'made after the 75 s window: a valid row within it counts instead')
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 STAMP = "submitted at"  # the submit column a row's time is typed in (or `watch` stamps it)
@@ -30,6 +36,7 @@ class Choice:
     index: int | None  # the submission that counts, or None for the blank submission
     periods: int = 0  # reserve periods it costs
     when: str = ""
+    passed: tuple[str, ...] = field(default=(), repr=False)  # each submission's why not ("" for the one)
 
 
 @dataclass(frozen=True)
@@ -51,25 +58,32 @@ class TimeControls:
         measured = self.window is not None and must_answer and opened is not None and frozen is not None
         if not times and not measured:
             return Choice(None, 0, "nothing valid was submitted")
+        later = ("a later valid row counts instead",) * len(times)
         if self.window is None:
-            return Choice(len(times) - 1, 0, "the last valid row (time controls are off)")
+            return Choice(len(times) - 1, 0, "the last valid row (time controls are off)", _but(later, len(times) - 1))
         stamped = [(t or frozen, i) for i, t in enumerate(times)]
         if not measured:
             last = max(stamped, key=lambda s: (s[0] is None, s[0] or _EPOCH, s[1]))  # no time: latest
             why = "nothing had to be answered" if not must_answer else "no window to measure"
-            return Choice(last[1], 0, f"the latest valid row ({why})")
+            return Choice(last[1], 0, f"the latest valid row ({why})", _but(later, last[1]))
         deadline = opened + self.window
         seconds = f"{self.window.total_seconds():g} s"
         within = [s for s in stamped if s[0] <= deadline]
         if within:
-            return Choice(max(within)[1], 0, f"within the {seconds} window")
+            passed = tuple(f"a later valid row within the {seconds} window counts instead" if t <= deadline else
+                           f"made after the {seconds} window: a valid row within it counts instead" for t, _ in stamped)
+            return Choice(max(within)[1], 0, f"within the {seconds} window", _but(passed, max(within)[1]))
         late = sorted(s for s in stamped if s[0] > deadline)
         if late and reserve:
             t, i = late[0]
             need = self.periods(t - deadline)
             if need <= reserve:
                 return Choice(i, need, f"in reserve time, {_seconds(t - deadline)} after the window, "
-                                       f"{need} period{'s' if need != 1 else ''}")
+                                       f"{need} period{'s' if need != 1 else ''}",
+                              _but(("the earliest valid row in reserve time counts instead",) * len(times), i))
+        left = (f"more than your reserve time ({reserve} period{'s' if reserve != 1 else ''} of "
+                f"{_seconds(self.period)})" if reserve else "with no reserve time left")
+        passed = tuple(f"made {_seconds(t - deadline)} after the {seconds} window, {left}" for t, _ in stamped)
         spent = min(reserve, self.periods(frozen - deadline)) if frozen > deadline else 0
         if not reserve:
             why = "no reserve time left"
@@ -79,7 +93,7 @@ class TimeControls:
             why = f"nothing valid by the freeze: {spent} period{'s' if spent != 1 else ''} of reserve used"
         else:
             why = "nothing valid yet, and the window was still open"
-        return Choice(None, spent, why)
+        return Choice(None, spent, why, passed)
 
     def settled(self, times: Sequence[datetime], opened: datetime, reserve: int) -> datetime | None:
         """From when nothing a player may still type changes what counts for them, given the
@@ -121,6 +135,11 @@ class TimeControls:
         2
         """
         return math.ceil(overtime / self.period)
+
+
+def _but(passed: tuple[str, ...], chosen: int) -> tuple[str, ...]:
+    """Why each submission is passed over, but for the `chosen` one, which counts."""
+    return tuple("" if i == chosen else why for i, why in enumerate(passed))
 
 
 def _seconds(delta: timedelta) -> str:

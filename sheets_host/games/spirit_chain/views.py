@@ -1,6 +1,7 @@
 """What Spirit Chain shows: how to submit and the cells' choices, the public `duel`, `auctions`,
-`summonings` and `cards` tabs, each player's `my duel` and `inventory`, the announcement of a
-phase part, the standings, and what `simulate` measures.
+`summonings` and `cards` tabs, each player's `my duel` and `inventory`, what the resolver did
+with each part of each submission (`fates`), the announcement of a phase part, the standings,
+and what `simulate` measures.
 
 Decks, locks and reserve time are a player's secrets: they appear in their own views only. Of an
 Auction only the winning bids and the ties are public.
@@ -12,12 +13,12 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo  # Fate: a submission's part's; rules.Fate: a card's
 from sheets_host.kit.layout import tint
 from . import colours, rules
 from .cards import Card, CardBook, Element, Rank, Title
-from .rules import SLOTS, Fate, Seat, Summoning, Upgrade
-from .state import Lot, LotResult, Phase, Played, SpiritChainState, SpiritChainSubmission
+from .rules import SLOTS, Seat, Summoning, Upgrade
+from .state import RESERVE_TIME, Lot, LotResult, Phase, Played, SpiritChainState, SpiritChainSubmission
 from .timing import STAMP
 
 # ---- what to submit ------------------------------------------------------------------------
@@ -94,16 +95,64 @@ def palette() -> dict[str, str]:
 
 
 def describe(state: SpiritChainState, move: SpiritChainSubmission) -> str:
-    """One line saying what counts."""
-    if move.phase is Phase.AUCTION:
-        text = "bids " + ", ".join(f"{lot.card} {bid}" for lot, bid in zip(state.open_lot(), move.bids))
-    elif move.phase is Phase.UPGRADES:
-        text = "upgrade: " + ", ".join(upgrade_text(u) for u in move.upgrades) if move.upgrades else "no upgrade"
-    else:
-        text = "; ".join(f"slot {k} {t or 'empty'}" for k, t in enumerate(move.slots, 1))
-    if move.reserve_used:
-        text += f" (costs {move.reserve_used} reserve period{'s' if move.reserve_used != 1 else ''})"
-    return text
+    """One line saying what will count, part by part."""
+    return "; ".join(what for _, what in what_parts(state, move))
+
+
+def what_parts(state: SpiritChainState, move: SpiritChainSubmission) -> list[tuple[str, str]]:
+    """Each part of `move` (`SpiritChainSubmission.parts`), as the player reads it before the
+    phase part is resolved."""
+    lot = {f"bid {lot.number}": lot for lot in state.open_lot()}
+    out = []
+    for key, value in move.parts():
+        if key in lot:
+            bid = f"bid {value}" if value else "no bid"  # a bid of 0 is no bid
+            out.append((key, f"{bid} on card {lot[key].number} ({lot[key].card})"))
+        elif key == RESERVE_TIME:
+            out.append((key, f"costs {value} reserve period{'s' if value != 1 else ''}"))
+        elif move.phase is Phase.UPGRADES:
+            out.append((key, f"upgrade to {upgrade_text(value)}" if value else "no upgrade"))
+        else:
+            out.append((key, f"{key} {value or 'empty'}"))
+    return out
+
+
+def fates(before: SpiritChainState, after: SpiritChainState,
+          moves: Sequence[SpiritChainSubmission]) -> dict[str, list[Fate]]:
+    """What the phase part just resolved did with each part of the move it took from each player
+    (`phases.resolve`'s): a bid won counts, and one outbid or tied is refunded and does not; each
+    upgrade is made; each slot's card is played, and its fate is the summoning's; the reserve
+    periods are spent. From the state the resolver made: the lots' results, the summoning's."""
+    closed = {f"bid {lot.number}": lot for lot in after.lots if lot.cycle == before.cycle} \
+        if before.phase is Phase.AUCTION else {}
+    played = after.last_summoning() if before.phase is Phase.SLOTS else None
+    slotted = dict(zip(Phase.SLOTS.columns, clashes(after, *played))) if played else {}
+    out = {}
+    for seat, (player, move) in enumerate(zip(before.players, moves)):
+        told = []
+        for (key, value), (_, what) in zip(move.parts(), what_parts(before, move)):
+            if key in closed:
+                told.append(_bid_fate(after, seat, key, what, closed[key], value))
+            elif key in slotted:
+                told.append(Fate(key, f"{key} {_played_text(slotted[key], seat)}"))
+            elif key == RESERVE_TIME:
+                told.append(Fate(key, f"{what} ({after.reserve[seat]} left)"))
+            else:
+                told.append(Fate(key, what))
+        out[player] = told
+    return out
+
+
+def _bid_fate(after: SpiritChainState, seat: Seat, key: str, what: str, lot: Lot, bid: int) -> Fate:
+    """A bid won counts; one outbid or tied does not, and is refunded; no bid is just that."""
+    card = f"card {lot.number} ({lot.card})"
+    if lot.winner == seat:
+        return Fate(key, f"{what}: won for {lot.price}")
+    if not bid:
+        return Fate(key, what)
+    if lot.result == LotResult.TIE:
+        return Fate(key, what, f"tied bids on {card}: nobody wins it, your bid is refunded")
+    return Fate(key, what, f"{after.players[lot.winner]} won {card} for {lot.price}, your bid is refunded")
 
 
 # ---- the end -----------------------------------------------------------------------------
@@ -258,11 +307,11 @@ def _fate_text(c: rules.Clash, side: Seat) -> str:
     if card is None:
         return "empty"
     parts = [fate.value]
-    if fate is Fate.RESOLVED and c.failed[side]:
+    if fate is rules.Fate.RESOLVED and c.failed[side]:
         parts.append("failed")
     if c.imprisons[side]:
         parts.append("imprisons the opposing spirit")
-    if not card.is_spirit and fate is not Fate.DESTROYED:
+    if not card.is_spirit and fate is not rules.Fate.DESTROYED:
         parts.append("used up" if c.leaves_deck(side) else "kept")
     return ", ".join(parts)
 

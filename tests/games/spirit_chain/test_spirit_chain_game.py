@@ -155,7 +155,7 @@ def test_named_upgrades_are_made_in_the_order_written():
     parsed = upgrade("fire 2, Salamander; FIRE III, earth ii", ({"EARTH I": 3, "FIRE I": 6}, {}))
     assert parsed.problems == ()
     assert [u.target for u in parsed.submission.upgrades] == ["FIRE II", "FIRE II", "FIRE III", "EARTH II"]
-    assert "upgrade: FIRE II, FIRE II, FIRE III, EARTH II" in parsed.kept
+    assert "upgrade to FIRE II; upgrade to FIRE II; upgrade to FIRE III; upgrade to EARTH II" in parsed.kept
 
 
 def test_an_upgrade_may_be_named_with_a_count():

@@ -31,7 +31,11 @@ def test_the_latest_valid_submission_within_the_window_counts():
                                        bids(2, **{"submitted at": stamp(10)}),
                                        bids(3, **{"submitted at": stamp(80)})), window(300))
     assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(1, 0, 0, 0, 0))
-    assert parsed.kept.startswith("row 2, within the 75 s window: bids")
+    assert parsed.kept.startswith("row 2, within the 75 s window: bid 1 on card 1")
+    # The rows passed over say why, naming the row that counts.
+    assert [(p.row, p.message) for p in parsed.problems] == [
+        (3, "a later valid row within the 75 s window counts instead (row 2); this row does not count"),
+        (4, "made after the 75 s window: a valid row within it counts instead (row 2); this row does not count")]
 
 
 def test_without_one_in_the_window_the_earliest_valid_one_in_reserve_counts_and_costs_periods():
@@ -40,6 +44,8 @@ def test_without_one_in_the_window_the_earliest_valid_one_in_reserve_counts_and_
                                        bids(5, **{"submitted at": stamp(100)})), window(300))
     assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(5, 0, 0, 0, 0), reserve_used=1)
     assert "row 3, in reserve time, 25 s after the window, 1 period" in parsed.kept
+    assert [(p.row, p.message) for p in parsed.problems] == [
+        (2, "the earliest valid row in reserve time counts instead (row 3); this row does not count")]
 
 
 def test_reserve_is_spent_in_whole_30_second_periods_begun():
@@ -63,6 +69,8 @@ def test_a_submission_later_than_the_reserve_left_gives_the_blank_submission_and
     parsed = GAME.parse(s, "Ada", rows("Ada", bids(9, **{"submitted at": stamp(75 + 61)})), window(600))
     assert parsed.submission == blank(Phase.AUCTION, reserve_used=2)
     assert "the reserve ran out: 2 periods used" in parsed.problems[-1].message
+    assert parsed.problems[0].row == 2 and parsed.problems[0].message == (
+        "made 61 s after the 75 s window, more than your reserve time (2 periods of 30 s); this row does not count")
     after = play(s, [parsed.submission, blank(Phase.AUCTION)])
     assert after.reserve == (0, 10)
 
@@ -71,6 +79,7 @@ def test_with_no_reserve_left_the_blank_submission_is_taken():
     s = replace(setup(), reserve=(0, 10))
     parsed = GAME.parse(s, "Ada", rows("Ada", bids(9, **{"submitted at": stamp(76)})), window(600))
     assert parsed.submission is None and "no reserve time left" in parsed.problems[-1].message
+    assert parsed.problems[0].message == "made 1 s after the 75 s window, with no reserve time left; this row does not count"
     assert GAME.default(s, "Ada") == blank(Phase.AUCTION)
 
 
@@ -105,7 +114,8 @@ def test_time_controls_off_take_the_last_valid_row_whenever_it_came():
                  bids(300), bids(3, **{"submitted at": stamp(10)}), bids(400))
     parsed = GAME.parse(s, "Ada", typed, Window(OPENED, t(9000)))
     assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(3, 0, 0, 0, 0))  # times are not read
-    assert [p.row for p in parsed.problems] == [4, 6]
+    assert [p.row for p in parsed.problems] == [2, 3, 4, 6]
+    assert parsed.problems[0].message == "a later valid row counts instead (row 5); this row does not count"
     assert "the last valid row (time controls are off)" in parsed.kept
     assert GAME.parse(s, "Ada", [], Window(OPENED, t(9000))).submission is None  # silence costs nothing
 
@@ -183,4 +193,6 @@ def test_a_date_time_cell_is_read_as_utc():
 def test_without_a_window_to_measure_the_latest_valid_row_counts():
     parsed = GAME.parse(setup(), "Ada", rows("Ada", bids(1), bids(2)))
     assert parsed.submission == SpiritChainSubmission(Phase.AUCTION, bids=(2, 0, 0, 0, 0))
-    assert parsed.problems == () and "the latest valid row (no window to measure)" in parsed.kept
+    assert "the latest valid row (no window to measure)" in parsed.kept
+    assert [(p.row, p.message) for p in parsed.problems] == [
+        (2, "a later valid row counts instead (row 3); this row does not count")]
