@@ -207,20 +207,17 @@ def _fate(key: str, kind: RowKind, index: int, name: Name, sub: PyramidSubmissio
         return Fate(key, f"send {t.chips} to {t.guest}", result.dropped[name][index] or "")
     if kind is RowKind.ROTATE:
         what = f"turned {90 * sub.rotation}°"
-    elif kind is RowKind.PIECE:
-        what = f"the {sub.meadow.title}'s piece"
     else:
-        what = f"at {sub.position.name}" if sub.position else "at the default position"
+        what = f"the {sub.meadow.title}'s piece" if kind is RowKind.PIECE else f"at {sub.position.name}"
     if not won:  # the rest is the builder's, or turns a proposed piece
         return Fate(key, what, "your piece was not proposed: it was not turned and cost nothing" if guest
                     else f"{result.winner} won the right to build")
     if kind is RowKind.ROTATE:
         return (Fate(key, f"{what} ({ROTATION_COST} chips)") if result.rotation
                 else Fate(key, what, f"you could not pay {ROTATION_COST} chips for it after your bid"))
-    if kind is RowKind.POSITION:
-        return Fate(key, what, result.moved) if result.moved else Fate(key, what if sub.position else
-                                                                        f"{what}, {result.position.name}")
-    return Fate(key, what)
+    if kind is RowKind.PIECE and not sub.position:  # no position typed: the default's, said with the piece
+        return Fate(key, f"{what}, built at {result.position.name}, the default position")
+    return Fate(key, what, result.moved or "" if kind is RowKind.POSITION else "")
 
 
 def groups(state: PyramidState) -> dict[str, tuple[Name, ...]]:

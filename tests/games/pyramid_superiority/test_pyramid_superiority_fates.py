@@ -18,12 +18,11 @@ from .test_pyramid_superiority_game import (ADA, BLAISE, CORA, DMITRI, EMMY, FEL
                                             days, fresh, rows, statement, step)
 
 
-def test_each_row_gives_its_part_and_a_defaulted_value_is_a_part_without_a_row():
+def test_each_row_gives_its_part_and_a_defaulted_bid_star_or_piece_is_a_part_without_a_row():
     guest = GAME.parse(fresh(), DMITRI, rows(DMITRI, ("rotate", 90, None), ("bid", 4, None)))
     assert guest.parts == {"bid": ((None, 3),), "star": (), "rotate": ((None, 2),)}
     player = GAME.parse(step(fresh()), ADA, rows(ADA, ("send", 3, "Hedy"), ("bid", 6, None), ("send", 2, "Emmy")))
-    assert player.parts == {"bid": ((None, 3),), "piece": (), "position": (), "send 1": ((None, 2),),
-                            "send 2": ((None, 4),)}
+    assert player.parts == {"bid": ((None, 3),), "piece": (), "send 1": ((None, 2),), "send 2": ((None, 4),)}
 
 
 def test_a_rotation_of_0_turns_nothing_and_says_so_on_its_row():
@@ -75,7 +74,10 @@ def test_a_winner_s_rotation_not_paid_and_position_moved_are_not_counted():
     assert position == Fate("position", "at middle 1", "middle 1 needs base 1, base 2, base 4, base 5 below it; "
                             "base 1, base 2, base 4, base 5 are empty: built at base 1, the default position, instead")
     assert rotate == Fate("rotate", "turned 90°", "you could not pay 5 chips for it after your bid")
-    assert fates[BLAISE][2] == Fate("position", "at the default position", "Ada won the right to build")
+    assert fates[BLAISE] == (Fate("bid", "bid 0: Ada won the right to build"),  # the default: no position typed
+                             Fate("piece", "the Red Meadow's piece", "Ada won the right to build"))
+    silent = GAME.resolve(state, {}, random.Random(0)).fates[BLAISE]  # three bids of 0: fire beats grass
+    assert silent[1] == Fate("piece", "the Red Meadow's piece, built at base 1, the default position")
 
 
 def test_no_transfer_counts_in_the_last_construction_stage():
