@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -71,7 +72,8 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
     def resolve(self, state: PyramidState, submissions: Mapping[str, PyramidSubmission | None],
                 rng: random.Random) -> Outcome[PyramidState]:
         after = day.resolve(state, submissions, rng)
-        return Outcome(self, after, list(after.ledger.log[state.day]) + views.host_decisions(after))
+        return Outcome(self, after, list(after.ledger.log[state.day]) + views.host_decisions(after),
+                       partial(views.fates, state, after))
 
     def how_to_submit(self, state: PyramidState, player: str) -> list[HowTo]:
         return [views.how_to_submit(state, player)]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from . import rules
 from .meadows import (DAYS, GUEST_MEADOWS, ROUNDS, Construction, Day, Guest, Meadow, Name, Player, Proposal, Round,
-                      Settings)
+                      Settings, Transfer)
 from .rules import MULTIPLIERS, ROTATION_COST, Corner, Piece, Position, Purse, RoundScore, Type
 
 PLAYER_BONUS = 20  # most chips at the end, players
@@ -46,6 +46,7 @@ class ConstructionResult:
     position: Position
     piece: Piece  # as built
     moved: str | None  # why the winner's position was replaced by the default
+    dropped: Mapping[Player, tuple[str | None, ...]]  # each player's transfers in order: why dropped (None: sent)
 
 
 @dataclass(frozen=True)
@@ -205,22 +206,12 @@ def _construction_stage(ledger: Ledger, day: Day, settings: Settings, types, con
         ledger.note(day, winner, f"round {r} construction: {moved}")
     ledger.pyramid[position] = piece
     ledger.placed[position] = r
-    ledger.built[r] = ConstructionResult(r, bids, winner, sub.meadow, turns, position, piece, moved)
     ledger.award(day, winner, f"round {r}: right to build", r)
     log.append(f"round {r} construction: bids " + ", ".join(f"{p} {b}" for p, b in bids.items())
                + f"; {winner} builds the {sub.meadow.title}'s piece" + (f" turned {90 * turns} degrees" if turns else "")
                + f" at {position.name}: {piece.text()}" + (f" ({moved})" if moved else ""))
-    for p in players:
-        for t in subs[p].transfers:
-            if r == ROUNDS:
-                ledger.note(day, p, f"sending {t.chips} to {t.guest} dropped: no transfers in the last construction stage")
-            elif t.chips > ledger.purses[p].chips:
-                ledger.note(day, p, f"sending {t.chips} to {t.guest} dropped: more than your {ledger.purses[p].chips} chips")
-                log.append(f"{p}'s transfer of {t.chips} to {t.guest} dropped: {ledger.purses[p].chips} chips left")
-            else:
-                ledger.pay(day, p, t.chips, f"sent to {t.guest}")
-                ledger.receive(day, t.guest, t.chips, "chips from a player")
-                log.append(f"{p} sends {t.chips} chips to {t.guest}")
+    dropped = {p: tuple(_send(ledger, day, r, p, t) for t in subs[p].transfers) for p in players}
+    ledger.built[r] = ConstructionResult(r, bids, winner, sub.meadow, turns, position, piece, moved, dropped)
     if r in MULTIPLIERS:
         scores = rules.score_round(rules.groups(rules.top_view(ledger.pyramid)))
         ledger.scorings.append(Scoring(r, MULTIPLIERS[r], scores))
@@ -229,6 +220,24 @@ def _construction_stage(ledger: Ledger, day: Day, settings: Settings, types, con
                          scores[types[p]].total * MULTIPLIERS[r])
         log.append(f"scoring round after round {r}: " + ", ".join(
             f"{p} {scores[types[p]].total} x {MULTIPLIERS[r]}" for p in players))
+
+
+def _send(ledger: Ledger, day: Day, r: Round, player: Player, t: Transfer) -> str | None:
+    """A player's transfer at the end of round `r`'s construction stage: sent from their chips, or
+    why it is dropped (told in their statement)."""
+    if r == ROUNDS:
+        why = "no transfers in the last construction stage"
+    elif t.chips > ledger.purses[player].chips:
+        why = f"more than your {ledger.purses[player].chips} chips"
+        ledger.log[day].append(f"{player}'s transfer of {t.chips} to {t.guest} dropped: "
+                               f"{ledger.purses[player].chips} chips left")
+    else:
+        ledger.pay(day, player, t.chips, f"sent to {t.guest}")
+        ledger.receive(day, t.guest, t.chips, "chips from a player")
+        ledger.log[day].append(f"{player} sends {t.chips} chips to {t.guest}")
+        return None
+    ledger.note(day, player, f"sending {t.chips} to {t.guest} dropped: {why}")
+    return why
 
 
 def _turns_paid(ledger: Ledger, day: Day, winner: Name, rotation: int, holds: int, stage: str, paid_for: str,

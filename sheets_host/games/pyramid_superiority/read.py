@@ -21,7 +21,7 @@ from sheets_host.kit.game import Parsed
 from sheets_host.kit.table import Column, TabSchema
 from .meadows import Construction, Meadow, Name, Proposal, Transfer
 from .rules import BY_NAME, CORNERS, ROTATION_COST, Corner
-from .state import PyramidState, PyramidSubmission, RowKind
+from .state import PyramidState, PyramidSubmission, RowKind, parts_of
 
 SUBMIT_TAB = TabSchema("submit", (
     Column("what", doc="guests: bid, star, rotate; players: bid, piece, rotate, position, send; one row each "
@@ -58,7 +58,7 @@ def parse(state: PyramidState, player: Name, rows: Sequence[SubmitRow]) -> Parse
     if not state.submits(player):
         why = ("the proposal stages are over: guests have nothing to submit on day 15" if guest else
                "day 1 has no construction stage (the first pieces are proposed today): players submit from day 2")
-        return Parsed(None, (Problem(player, f"{why}; rows ignored"),) if rows else (), "nothing to submit today")
+        return Parsed(None, tuple(row.problem(None, f"{why}; row ignored") for row in rows), "nothing to submit today")
     problems: list[Problem] = []
     allowed = state.row_kinds(player)
     found: dict[RowKind, tuple[SubmitRow, Any]] = {}
@@ -88,6 +88,9 @@ def parse(state: PyramidState, player: Name, rows: Sequence[SubmitRow]) -> Parse
                     raise CellError("blank: name the guest who gets the chips")
                 sends.append((row, Transfer(cells.as_choice(row.get("to"), state.settings.guests, "a guest"),
                                             value)))
+            elif kind is RowKind.ROTATE and not value:  # as if untyped: it gives no part
+                problems.append(row.problem(column, f"{cells.quote(row.get('value'))} is no turn: the piece goes as "
+                                                    "it is; row dropped"))
             else:
                 found[kind] = (row, value)
         except CellError as e:
@@ -104,7 +107,9 @@ def parse(state: PyramidState, player: Name, rows: Sequence[SubmitRow]) -> Parse
                                   values.get(RowKind.ROTATE, 0), values.get(RowKind.POSITION),
                                   tuple(t for _, t in sends))
     notes = _foresee(state, player, submission, {k: r for k, (r, _) in found.items()}, [r for r, _ in sends])
-    return Parsed(submission, tuple(problems + notes), describe(state, player, submission))
+    typed = {k: [r] for k, (r, _) in found.items()} | {RowKind.SEND: [r for r, _ in sends]}
+    parts = {key: tuple(r.ref for r in typed.get(kind, [])[i:i + 1]) for key, kind, i in parts_of(submission)}
+    return Parsed(submission, tuple(problems + notes), describe(state, player, submission), parts)
 
 
 def _value(kind: RowKind, raw: object) -> Any:

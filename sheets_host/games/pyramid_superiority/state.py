@@ -38,6 +38,18 @@ GUEST_ROWS = (RowKind.BID, RowKind.STAR, RowKind.ROTATE)  # the proposal stage's
 PLAYER_ROWS = (RowKind.BID, RowKind.PIECE, RowKind.ROTATE, RowKind.POSITION, RowKind.SEND)  # the construction stage's
 
 
+def parts_of(sub: PyramidSubmission) -> list[tuple[str, RowKind, int]]:
+    """Each part of a submission, keyed as the parser and the day name it, with the kind of row
+    it is typed in and its place among that kind's rows: the bid and the star or piece (typed, or
+    the text's default), a position typed, a rotation that turns, each transfer ("send 2")."""
+    kinds = [RowKind.BID, RowKind.STAR] if isinstance(sub, Proposal) else [RowKind.BID, RowKind.PIECE]
+    kinds += [RowKind.POSITION] if isinstance(sub, Construction) and sub.position else []
+    out = [(kind.value, kind, 0) for kind in kinds + ([RowKind.ROTATE] if sub.rotation else [])]
+    if isinstance(sub, Construction):
+        out += [(f"{RowKind.SEND.value} {i + 1}", RowKind.SEND, i) for i in range(len(sub.transfers))]
+    return out
+
+
 @dataclass(frozen=True)
 class Outlook:
     """What the resolver will make of a submission, as far as it is known before the deadline

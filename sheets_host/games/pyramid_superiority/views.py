@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo
 from sheets_host.kit.layout import tint
 from . import colours, rules
-from .meadows import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name
+from .ledger import ConstructionResult, ProposalResult
+from .meadows import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name, Proposal
 from .read import SUBMIT_TAB
 from .rules import CORNERS, MULTIPLIERS, NOTATION, POSITIONS, ROTATION_COST, Corner, Piece
-from .state import PyramidState, RowKind
+from .state import PyramidState, PyramidSubmission, RowKind, parts_of
 
 STAR_MARK = "★"
 PIECES_READ = ("pieces read", NOTATION)  # the legend row under the pieces of a `me` tab
@@ -167,6 +168,56 @@ def private_view(state: PyramidState, player: Name) -> dict[str, pd.DataFrame]:
     columns = ["day", "what", "chips", "chips left"] + ([] if state.is_guest(player) else ["garnets", "garnets left"])
     tabs["my statement"] = pd.DataFrame(statement, columns=columns)
     return tabs
+
+
+def fates(before: PyramidState, after: PyramidState) -> dict[Name, list[Fate]]:
+    """What the day just played did with each part of each submission of the day (the default's,
+    for the silent), from the ledger's record of its stages: a bid over what its bidder held
+    counted 0; a guest's rotation turns only a proposed piece, and a player's piece, rotation and
+    position count only for the one who won the right to build; a rotation not paid, a position
+    replaced by the default and a transfer beyond the chips left were dropped, as `my statement`
+    says."""
+    day, led, out = before.day, after.ledger, {}
+    for name in before.players:
+        if not before.submits(name):
+            continue
+        if before.is_guest(name):
+            sub, result = after.proposals[(day, name)], led.proposed[(day, before.settings.meadow_of(name))]
+        else:
+            sub, result = after.constructions[(day - 1, name)], led.built[day - 1]
+        out[name] = [_fate(key, kind, index, name, sub, result) for key, kind, index in parts_of(sub)]
+    return out
+
+
+def _fate(key: str, kind: RowKind, index: int, name: Name, sub: PyramidSubmission,
+          result: ProposalResult | ConstructionResult) -> Fate:
+    """What the stage did with one part of `name`'s submission."""
+    guest, won = isinstance(sub, Proposal), result.winner == name
+    if kind is RowKind.BID:
+        if result.bids[name] != sub.bid:
+            return Fate(key, f"bid {sub.bid}", f"it was more than your {'chips' if guest else 'chips and garnets'}: "
+                                               "it counted as 0")
+        if guest:
+            return Fate(key, f"bid {sub.bid}: " + ("your" if won else f"{result.winner}'s") + " piece was proposed")
+        return Fate(key, f"bid {sub.bid}: " + ("you" if won else result.winner) + " won the right to build")
+    if kind is RowKind.STAR:
+        return Fate(key, f"star attempt on {sub.star.value}: the star went on {result.piece.star.value}")
+    if kind is RowKind.SEND:
+        t = sub.transfers[index]
+        return Fate(key, f"send {t.chips} to {t.guest}", result.dropped[name][index] or "")
+    if kind is RowKind.ROTATE:
+        what = f"turned {90 * sub.rotation}°"
+    else:
+        what = f"the {sub.meadow.title}'s piece" if kind is RowKind.PIECE else f"at {sub.position.name}"
+    if not won:  # the rest is the builder's, or turns a proposed piece
+        return Fate(key, what, "your piece was not proposed: it was not turned and cost nothing" if guest
+                    else f"{result.winner} won the right to build")
+    if kind is RowKind.ROTATE:
+        return (Fate(key, f"{what} ({ROTATION_COST} chips)") if result.rotation
+                else Fate(key, what, f"you could not pay {ROTATION_COST} chips for it after your bid"))
+    if kind is RowKind.PIECE and not sub.position:  # no position typed: the default's, said with the piece
+        return Fate(key, f"{what}, built at {result.position.name}, the default position")
+    return Fate(key, what, result.moved or "" if kind is RowKind.POSITION else "")
 
 
 def groups(state: PyramidState) -> dict[str, tuple[Name, ...]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -68,7 +69,8 @@ class WindGuideMe(Game[WindState, WindSubmission]):
 
     def resolve(self, state: WindState, submissions: Mapping[str, WindSubmission | None],
                 rng: random.Random) -> Outcome[WindState]:
-        return Outcome(self, *rounds.play_round(state, submissions))
+        after, log = rounds.play_round(state, submissions)
+        return Outcome(self, after, log, partial(views.fates, state, after, submissions))
 
     def scores(self, state: WindState) -> dict[str, tuple[float, float, float]]:
         return rounds.scores(state)

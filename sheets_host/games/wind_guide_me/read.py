@@ -17,7 +17,7 @@ from sheets_host.kit.game import Parsed
 from sheets_host.kit.table import Column, TabSchema
 from . import rules, seating
 from .rules import POSITIONS
-from .state import Kind, Placement, Player, WindState, WindSubmission
+from .state import FAKE_PART, Kind, Placement, Player, WindState, WindSubmission
 
 KINDS = tuple(k.value for k in Kind)
 KIND_ALIASES = {"real": "stone", "wind stone": "stone", "standard": "stone",
@@ -39,7 +39,9 @@ SUBMIT_TAB = TabSchema("submit", (
 def parse(state: WindState, player: Player, rows: Sequence[SubmitRow]) -> Parsed[WindSubmission]:
     problems: list[Problem] = []
     stones: list[Placement] = []
+    kept: list[SubmitRow] = []  # the row of each stone, then of the fake
     fake: Placement | None = None
+    fake_row: SubmitRow | None = None
     light_used = False
     for row in rows:
         kind = row.read("kind", lambda v: Kind.STONE if cells.is_blank(v) else Kind(cells.as_choice(
@@ -74,7 +76,7 @@ def parse(state: WindState, player: Player, rows: Sequence[SubmitRow]) -> Parsed
             if why:
                 problems.append(row.problem("kind", f"{why}; row dropped"))
             else:
-                fake = Placement(site, position, 0, power)
+                fake, fake_row = Placement(site, position, 0, power), row
             continue
         refusal = state.stone_refusal(player, site, power, stones)
         if refusal:
@@ -84,27 +86,35 @@ def parse(state: WindState, player: Player, rows: Sequence[SubmitRow]) -> Parsed
                 light_used = False
             continue
         stones.append(Placement(site, position, power, new_power))
-    if fake and fake.site not in state.fake_sites(player, [s.site for s in stones]):
-        problems.append(Problem(player, f"the fake stone cannot go to site {fake.site}, where your real "
-                                        "stone goes this round; fake dropped"))
-        fake = None
+        kept.append(row)
+    if fake_row and not stones:
+        problems.append(fake_row.problem(None, "no valid stone this round: the fake is not placed either"))
+    elif fake_row and fake.site not in state.fake_sites(player, [s.site for s in stones]):
+        problems.append(fake_row.problem("site", f"the fake stone cannot go to site {fake.site}, where your real "
+                                                 "stone goes this round; fake dropped"))
+        fake_row = fake = None
     if not stones:
         if rows:
             problems.append(Problem(player, "no valid stone: nothing is placed this round and the "
                                             "missed-round penalty applies"))
         return Parsed(None, tuple(problems), "nothing")
     submission = WindSubmission(tuple(stones), fake)
-    return Parsed(submission, tuple(problems), describe(submission))
+    kept += [fake_row] if fake_row else []
+    parts = {key: (row.ref,) for (key, _), row in zip(submission.parts(), kept)}
+    return Parsed(submission, tuple(problems), describe(submission), parts)
 
 
 def describe(submission: WindSubmission) -> str:
     """One line saying what counts."""
-    parts = [f"stone {s.from_hand}" + (f" (Light: power {s.power})" if s.power != s.from_hand else "")
-             + f" at site {s.site}, position {s.position}" for s in submission.stones]
-    if submission.fake:
-        parts.append(f"fake stone of power {submission.fake.power} at site {submission.fake.site}, "
-                     f"position {submission.fake.position}")
-    return "; ".join(parts)
+    return "; ".join(placement_text(placement, key == FAKE_PART) for key, placement in submission.parts())
+
+
+def placement_text(placement: Placement, fake: bool = False) -> str:
+    """A stone of a submission as its player reads it: "stone 4 (Light: power 6) at site 3, position 2"."""
+    if fake:
+        return f"fake stone of power {placement.power} at site {placement.site}, position {placement.position}"
+    light = f" (Light: power {placement.power})" if placement.power != placement.from_hand else ""
+    return f"stone {placement.from_hand}{light} at site {placement.site}, position {placement.position}"
 
 
 def submit_rows(submission: WindSubmission) -> list[dict]:

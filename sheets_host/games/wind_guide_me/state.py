@@ -69,6 +69,15 @@ class WindSubmission:
     fake: Placement | None = None
     missed: bool = False
 
+    def parts(self) -> list[tuple[str, Placement]]:
+        """Each part of the submission, keyed as the parser and the round name it: a stone by its
+        site (one stone a site), then the fake stone."""
+        return [(f"stone at site {s.site}", s) for s in self.stones] + ([(FAKE_PART, self.fake)] if self.fake else [])
+
+
+FAKE_PART = "fake stone"
+MISSED_PART = "missed round"  # the part of the default: nothing placed, the penalty
+
 
 @dataclass(frozen=True)
 class WindState:

@@ -10,15 +10,17 @@ Also what a player reads to submit (`how_to_submit`, the dropdowns) and the host
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo
 from sheets_host.kit.layout import tint
 from . import colours, rounds, rules
-from .read import SUBMIT_TAB
+from .read import SUBMIT_TAB, placement_text
 from .rules import POSITIONS
-from .state import TITLE, Kind, Player, Site, WindState, hand_text, numbers_text
+from .state import (FAKE_PART, MISSED_PART, TITLE, Kind, Player, Site, WindState, WindSubmission, hand_text,
+                    numbers_text)
 
 
 def how_to_submit(state: WindState, player: Player) -> HowTo:
@@ -147,6 +149,35 @@ def private_view(state: WindState, player: Player) -> dict[str, pd.DataFrame]:
                    + f"; occupied: {', '.join(map(str, sorted(board))) or 'none'}; "
                    + (f"you used it in round {used[n]}" if n in used else "open to you")))
     return {"private": pd.DataFrame(me, columns=["what", "value"]), "my stones": stones}
+
+
+def fates(before: WindState, after: WindState,
+          submissions: Mapping[Player, WindSubmission | None]) -> dict[Player, list[Fate]]:
+    """What the round just played did with each part of each player's submission, read from where
+    their stones landed (`after.placed`): a stone moved on clockwise says where to; a fake that
+    found no room at a full site did not count; one that stands says when it went, if it went at
+    once; a player who placed nothing has the missed round."""
+    r, last = before.round, before.round == before.settings.rounds
+    out = {}
+    for player in after.players:
+        if (r, player) in after.missed:
+            out[player] = [Fate(MISSED_PART, f"nothing placed: a penalty of {after.settings.missed_penalty:g} off "
+                                             "your final score")]
+            continue
+        landed = {(p.site, p.stone.fake): p for p in after.placed if p.stone.player == player and p.stone.round == r}
+        out[player] = []
+        for key, asked in submissions[player].parts():
+            fake = key == FAKE_PART
+            what, placed = placement_text(asked, fake), landed.get((asked.site, fake))
+            if placed is None:  # only a fake finds no room: a site's five seats fit every real stone
+                out[player].append(Fate(key, what, f"site {asked.site} was full: no position was left for it"))
+                continue
+            if placed.position != asked.position:
+                what += f", moved on to position {placed.position}"
+            if placed.gone:
+                what += "; gone at the end of the " + ("game" if last else "round: its site holds 4 stones")
+            out[player].append(Fate(key, what))
+    return out
 
 
 def _artefact(held: bool, ready: bool) -> str:

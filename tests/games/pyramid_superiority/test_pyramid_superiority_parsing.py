@@ -122,8 +122,9 @@ def test_parse_tells_in_advance_what_the_resolver_will_drop():
 
 
 def test_nothing_to_submit_on_a_day_without_a_stage():
-    player = GAME.parse(fresh(), ADA, rows(ADA, ("bid", 3, None)))
-    assert player.submission is None and "players submit from day 2; rows ignored" in player.problems[0].message
+    player = GAME.parse(fresh(), ADA, rows(ADA, ("bid", 3, None), ("piece", "red", None)))
+    assert player.submission is None and [p.row for p in player.problems] == [2, 3]  # each row says it
+    assert all("players submit from day 2; row ignored" in p.message for p in player.problems)
     guest = GAME.parse(days(fresh(), 14), DMITRI, rows(DMITRI, ("bid", 3, None)))
     assert guest.submission is None and "guests have nothing to submit on day 15" in guest.problems[0].message
     assert GAME.parse(fresh(), ADA, []) .problems == ()

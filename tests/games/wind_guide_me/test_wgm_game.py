@@ -22,12 +22,6 @@ def rows(player, *specs):
     return [SubmitRow(player, n, HEADER, dict(zip(HEADER, spec))) for n, spec in enumerate(specs, start=2)]
 
 
-@pytest.fixture
-def state(wgm, wgm_defaults):
-    config = {**wgm_defaults["config"], "light holders": "Ada", "dark holders": "Ada, Blaise"}
-    return wgm.setup(PLAYERS, 11, config, wgm_defaults["data"])
-
-
 def seated(state, player, k=0):
     return [n for n, seats in enumerate(state.sites, 1) if player in seats][k]
 
