@@ -129,8 +129,8 @@ def _fates(s: AlchemySubmission, r: Report) -> list[Fate]:
     refused = {MACHINE_PART if d.part == "machine" else buy_part(d.index): refusal(d)
                for d in r.dropped if d.part != "harvest"}
     harvest = "; ".join(refusal(d) for d in r.dropped if d.part == "harvest")  # the harvest is refused whole
-    out = [Fate(harvest_part(m), f"harvest {m} ×{r.harvested.get(m, 0)}", "" if m in r.harvested else harvest)
-           for m in s.harvest]
+    out = [Fate(harvest_part(m), f"harvest {m} ×{r.harvested[m]}") if m in r.harvested
+           else Fate(harvest_part(m), f"harvest {m}", harvest) for m in s.harvest]
     out += [Fate(buy_part(i), f"buy {m} ×{n}", refused.get(buy_part(i), "")) for i, (m, n) in enumerate(s.buy)]
     if s.machine:
         out.append(Fate(MACHINE_PART, f"machine {s.machine}", refused.get(MACHINE_PART, "")))

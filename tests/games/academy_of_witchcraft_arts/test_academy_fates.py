@@ -18,7 +18,7 @@ from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.engine import commands as engine
 from sheets_host.engine.play import bot_states, bots, default_settings
 from sheets_host.events.alchemy import EVENT as ALCHEMY
-from sheets_host.events.alchemy import tabs as alchemy_tabs
+from sheets_host.events.alchemy import tabs as alchemy_tabs, views
 from sheets_host.events.alchemy.state import (AlchemyState, AlchemySubmission, Attempt, Holdings, Report, RoundResult,
                                               Turn)
 from sheets_host.events.summoning import EVENT as SUMMONING
@@ -132,6 +132,20 @@ def alchemy_round(submission: AlchemySubmission, held: dict[str, int], seed: int
     state = AlchemyState(alchemy, ("Ada",), (RoundResult(0, {"Ada": before}),))
     played = ALCHEMY.resolve(state, {"Ada": submission}, 1, random.Random(seed))
     return played.state, played.account()["Ada"]
+
+
+def test_every_part_the_round_drops_is_told_as_my_alchemy_rounds_says_it():
+    """The round's own refusals (`drops`): a harvest over the energy refuses each material of it,
+    a purchase the coins left cannot pay refuses that purchase, and nothing else."""
+    sub = AlchemySubmission(harvest=("gold", "phoenix ash", "kraken ink", "starlight dust"),
+                            buy=(("gold", 5), ("sea salt", 2), ("gold", 1)))
+    after, fates = alchemy_round(sub, {})
+    refused = views.private_view(after, "Ada")["my alchemy rounds"]["refused"].iloc[0]
+    told = {f.part: f.refused for f in fates}
+    assert [p for p, why in told.items() if why] == ["harvest gold", "harvest phoenix ash", "harvest kraken ink",
+                                                    "harvest starlight dust", "buy 3"]
+    assert refused == "; ".join(dict.fromkeys(why for why in told.values() if why))  # in its words, each once
+    assert told["buy 1"] == told["buy 2"] == ""
 
 
 def test_engineer_rows_are_told_the_attempts_that_made_their_construct_priority_first():
