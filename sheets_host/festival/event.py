@@ -2,7 +2,8 @@
 
 An event is a small game over the players assigned to it, with its own state, data and submit
 tab. It is pure like a `Game`: `resolve` takes the state, every participant's submission and a
-seeded generator, and returns the new state with the audit log's lines. It never sees the
+seeded generator, and returns the new state with the audit log's lines and its record of what it
+did with each part of each submission (`EventRound`). It never sees the
 festival's other events; its tabs start with its name (`alchemy turns`), so they never clash with
 another's; and its ranking breaks its own ties down to the festival's Gamewide Tiebreak, handed to it.
 """
@@ -19,7 +20,7 @@ import pandas as pd
 
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaError
-from sheets_host.kit.game import HowTo, Parsed
+from sheets_host.kit.game import Fate, HowTo, Parsed
 from sheets_host.kit.table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
@@ -47,6 +48,18 @@ def place_by(players: Sequence[str], key: Mapping[str, tuple], tiebreak: Sequenc
     """
     order = {p: i for i, p in enumerate(tiebreak)}
     return sorted(players, key=lambda p: (tuple(-v for v in key[p]), order.get(p, len(order)), p))
+
+
+@dataclass(frozen=True)
+class EventRound(Generic[State]):
+    """An event's round resolved: the new state, the host log's lines, and `account`: the event's
+    own record of what the round did with each part of each participant's submission (player ->
+    `Fate`s, keyed as the event's `parse` keys the parts in `Parsed.parts`; a participant given the
+    default: the default's parts, if it has any), made only when asked for (`simulate` never asks)."""
+
+    state: State
+    log: list[str]
+    account: Callable[[], Mapping[str, Sequence[Fate]]] = field(compare=False, repr=False)
 
 
 Row = TypeVar("Row")
@@ -127,10 +140,11 @@ class Event(ABC, Generic[State, Submission]):
         """The rule text's submission for a participant who submitted nothing valid."""
 
     @abstractmethod
-    def resolve(self, state: State, submissions: Mapping[str, Submission], round_number: int,
-                rng: random.Random) -> tuple[State, list[str]]:
-        """Festival round `round_number` of the event, every submission at once: the new state
-        and the log's lines (the host's; they may name private things)."""
+    def resolve(self, state: State, submissions: Mapping[str, Submission | None], round_number: int,
+                rng: random.Random) -> EventRound[State]:
+        """Festival round `round_number` of the event, every submission at once (None: nothing
+        valid, the participant gets `default`): the new state, the log's lines (the host's; they
+        may name private things) and what the round did with each part of each submission."""
 
     @abstractmethod
     def how_to_submit(self, state: State, player: str) -> HowTo:

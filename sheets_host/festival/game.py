@@ -93,9 +93,11 @@ class Festival(Game[FestivalState, FestivalSubmission]):
 
     def resolve(self, state: FestivalState, submissions: Mapping[str, FestivalSubmission | None],
                 rng: random.Random) -> Outcome[FestivalState]:
-        step = rules.pregame if state.assignment is None else rules.festival_round
-        after, log = step(state, submissions, rng)
-        return Outcome(self, after, log)
+        if state.assignment is None:
+            after, log = rules.pregame(state, submissions, rng)
+            return Outcome(self, after, log, partial(views.pregame_fates, after))
+        after, log, played = rules.festival_round(state, submissions, rng)
+        return Outcome(self, after, log, partial(views.round_fates, after, submissions, played))
 
     def public_view(self, state: FestivalState) -> dict[str, pd.DataFrame]:
         return views.public_view(state)

@@ -69,4 +69,8 @@ def parse_preferences(player: str, rows: Sequence[SubmitRow], events: Mapping[st
         problems.append(row.problem("garnets", f"{garnets} is more than the {held} garnets you hold; nothing spent"))
         garnets = 0
     spent = f"{garnets} garnet{'s' if garnets != 1 else ''} spent"
-    return Parsed(Preference(first, second, garnets), tuple(problems), f"first {events[first]}, then {events[second]}; {spent}")
+    return Parsed(Preference(first, second, garnets), tuple(problems), f"first {events[first]}, then {events[second]}; {spent}",
+                  {LIST_PART: (row.ref,)})
+
+
+LIST_PART = "list"  # the pregame's one part, as the resolver's fates name it

@@ -22,8 +22,8 @@ def parse(state: FestivalState, player: str, rows: Sequence[SubmitRow]) -> Parse
         listed = [r for r in rows if r.tab == PREFERENCES.name]
         parsed = parse_preferences(player, listed, titles, state.garnets.get(player, 0))
         move = FestivalSubmission(preference=parsed.submission) if parsed.submission else None
-        return Parsed(move, parsed.problems, parsed.kept)
-    subs, problems, kept = {}, [], []
+        return replace(parsed, submission=move)
+    subs, problems, kept, parts = {}, [], [], {}
     for e in run_events(state):
         if player not in state.assignment[e.name] or not playing(state, e):
             continue
@@ -32,8 +32,19 @@ def parse(state: FestivalState, player: str, rows: Sequence[SubmitRow]) -> Parse
         subs[e.name] = parsed.submission
         problems += [p if p.tab else replace(p, tab=tabs[0]) for p in parsed.problems]
         kept.append(f"{e.title}: {parsed.kept}")
+        parts |= {event_part(e.name, part): rows for part, rows in parsed.parts.items()}
     valid = any(s is not None for s in subs.values())
-    return Parsed(FestivalSubmission(events=subs) if valid else None, tuple(problems), "; ".join(kept) or "nothing")
+    return Parsed(FestivalSubmission(events=subs) if valid else None, tuple(problems), "; ".join(kept) or "nothing",
+                  parts)
+
+
+def event_part(event: str, part: str) -> str:
+    """An event's part as the festival keys it: the event's name first, so no two events' collide.
+
+    >>> event_part("alchemy", "buy 2")
+    'alchemy: buy 2'
+    """
+    return f"{event}: {part}"
 
 
 def submit_rows(events: Sequence[Event | HandEvent], move: FestivalSubmission) -> list[dict]:

@@ -17,7 +17,7 @@ from sheets_host.kit.game import generators
 from .assignment import assign
 from .by_hand import ranking_tab
 from .endgame import FestivalResult, festival_endgame, listed, ordinal
-from .event import Event, Placement
+from .event import Event, EventRound, Placement
 from .pregame import Preference
 from .state import FestivalState, FestivalSubmission, HandEvent, is_run
 
@@ -60,27 +60,29 @@ def pregame(state: FestivalState, moves: Mapping[str, FestivalSubmission | None]
 
 
 def festival_round(state: FestivalState, moves: Mapping[str, FestivalSubmission | None], rng: random.Random
-                   ) -> tuple[FestivalState, list[str]]:
-    """Every event the tool runs resolves this round together; the last round ends the festival."""
+                   ) -> tuple[FestivalState, list[str], dict[str, EventRound]]:
+    """Every event the tool runs resolves this round together; the last round ends the festival.
+    With each event's round (its record of what it did with each submission), by event."""
     number = state.festival_round
     last = number == state.plan.rounds
     if last and (todo := rankings_todo(state)):
         raise RoundError(f"round {number} is the last: first {todo}")
     draw = generators(rng)
-    events, log = dict(state.events), []
+    events, log, played = dict(state.events), [], {}
     for event in run_events(state):
         if not playing(state, event):
             continue
-        subs = {p: (moves.get(p) or FestivalSubmission()).events.get(event.name) or event.default(events[event.name], p)
-                for p in state.assignment[event.name]}
-        events[event.name], lines = event.resolve(events[event.name], subs, number, draw(event.name))
-        log += lines
+        # None: nothing valid for the event, which gives its own default
+        subs = {p: (moves.get(p) or FestivalSubmission()).events.get(event.name) for p in state.assignment[event.name]}
+        played[event.name] = event.resolve(events[event.name], subs, number, draw(event.name))
+        events[event.name] = played[event.name].state
+        log += played[event.name].log
     after = replace(state, round=state.round + 1, events=events)
     if last:
         result = endgame(after)
         after = replace(after, garnets={p: after.garnets.get(p, 0) + result.garnets.get(p, 0) for p in state.players})
         log += [f"endgame: {p} earns {n} garnet(s)" for p, n in result.garnets.items()]
-    return after, log
+    return after, log, played
 
 
 def rankings_todo(state: FestivalState) -> str | None:

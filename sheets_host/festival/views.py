@@ -7,17 +7,19 @@ Garnets held and spent, and the lists, are private; the assignment is public.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo
 from sheets_host.kit.table import SubmitTab
 from .endgame import listed, ordinal
-from .pregame import PREFERENCES
+from .event import EventRound
+from .pregame import LIST_PART, PREFERENCES
+from .read import event_part
 from .rules import endgame, playing, results_table, run_events
-from .state import PREGAME, FestivalState, is_run
+from .state import PREGAME, FestivalState, FestivalSubmission, is_run
 
 
 def _pairs(rows: Sequence[tuple[str, object]]) -> pd.DataFrame:
@@ -88,6 +90,46 @@ def submit_choices(state: FestivalState, player: str, tab: str) -> dict[str, lis
     return {}
 
 
+def _list_told(state: FestivalState, player: str) -> list[tuple[str, object]]:
+    """A player's list as the pregame used it and what came of it, as `my festival` says it."""
+    titles, u = _titles(state), state.preferences[player]
+    told = [("my events", ", ".join(titles[e] for e in state.plays(player))),
+            ("my list", f"{'drawn (no valid list): ' if player in state.drawn else ''}"
+                        f"first {titles[u.first]}, then {titles[u.second]}"),
+            ("garnets spent on it", u.garnets)]
+    lost = [titles[e] for e in (u.first, u.second) if e not in state.plays(player)]
+    return told + ([("turned away from", f"{lost[0]}: it was full")] if lost else [])
+
+
+def pregame_fates(after: FestivalState) -> dict[str, list[Fate]]:
+    """What the pregame did with each player's list (drawn for a silent player: the default's
+    part): it places everyone, so it counts, turned away from a full event or not."""
+    return {p: [Fate(LIST_PART, "; ".join(f"{what}: {value}" for what, value in _list_told(after, p)))]
+            for p in after.players}
+
+
+def round_fates(after: FestivalState, moves: Mapping[str, FestivalSubmission], played: Mapping[str, EventRound]
+                ) -> dict[str, list[Fate]]:
+    """Each event's record of what the round did with each part of each player's submission, the
+    event's name before each part; the event's title heads what its first part that counted did,
+    so that the line of what counted reads event by event, as the status's "what counts" does. A
+    player with nothing valid in any event is told each event's default; one whose submission
+    counts in an event is told the parts they typed, not another event's default (no row of
+    theirs gave it)."""
+    out: dict[str, list[Fate]] = {p: [] for p in after.players}
+    for e in run_events(after):
+        if e.name not in played:
+            continue
+        for player, fates in played[e.name].account().items():
+            events = (moves.get(player) or FestivalSubmission()).events
+            if events.get(e.name) is None and any(s is not None for s in events.values()):
+                continue
+            first = next((f for f in fates if f.counted), None)
+            out[player] += [Fate(event_part(e.name, f.part), f"{e.title}: {f.what}" if f is first else f.what,
+                                 f.refused) for f in fates]
+    return out
+
+
 def festival_table(state: FestivalState) -> pd.DataFrame:
     """Who plays which event; at the end, the places, averages and results."""
     titles = _titles(state)
@@ -114,14 +156,7 @@ def private_view(state: FestivalState, player: str) -> dict[str, pd.DataFrame]:
     if state.round != PREGAME:
         mine.append(("garnets held", state.garnets.get(player, 0)))
     if state.assignment is not None:
-        u = state.preferences[player]
-        mine += [("my events", ", ".join(titles[e] for e in state.plays(player))),
-                 ("my list", f"{'drawn (no valid list): ' if player in state.drawn else ''}"
-                             f"first {titles[u.first]}, then {titles[u.second]}"),
-                 ("garnets spent on it", u.garnets)]
-        lost = [titles[e] for e in (u.first, u.second) if e not in state.plays(player)]
-        if lost:
-            mine.append(("turned away from", f"{lost[0]}: it was full"))
+        mine += _list_told(state, player)
     if state.over:
         result = endgame(state)
         places = result.placements_of[player]

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import pandas as pd
 
-from sheets_host.festival.event import Event, Placement
+from sheets_host.festival.event import Event, EventRound, Placement
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaError
 from sheets_host.kit.game import HowTo, Parsed
@@ -50,10 +51,10 @@ class AlchemyEvent(Event[AlchemyState, AlchemySubmission]):
     def default(self, state: AlchemyState, player: str) -> AlchemySubmission:
         return AlchemySubmission()  # nothing happens for the participant that round
 
-    def resolve(self, state: AlchemyState, submissions: Mapping[str, AlchemySubmission], round_number: int,
-                rng: random.Random) -> tuple[AlchemyState, list[str]]:
+    def resolve(self, state: AlchemyState, submissions: Mapping[str, AlchemySubmission | None], round_number: int,
+                rng: random.Random) -> EventRound[AlchemyState]:
         after = rules.resolve(state, submissions, round_number, rng)
-        return after, views.log(after)
+        return EventRound(after, views.log(after), partial(views.fates, after, submissions))
 
     def how_to_submit(self, state: AlchemyState, player: str) -> HowTo:
         return views.how_to_submit(state, player)

@@ -7,10 +7,9 @@ allowed; a cell never raises. Names are read in any case and spacing (`cells.as_
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from sheets_host.kit import cells
-from sheets_host.kit.cells import CellError, Problem, SubmitRow
+from sheets_host.kit.cells import CellError, Problem, RowRef, SubmitRow
 from sheets_host.kit.game import Parsed
 from sheets_host.kit.table import Column, TabSchema
 from . import rules
@@ -40,6 +39,7 @@ def parse(state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed
     coins = held.coins
     machine: tuple[str, SubmitRow] | None = None
     attempts: list[Attempt] = []
+    parts: dict[str, tuple[RowRef, ...]] = {}  # harvests are added once the energy is known
     for row in rows:
         if cells.is_blank(row.get("action")):
             problems.append(row.problem("action", f"the cell is empty (allowed: {', '.join(ACTIONS)}); row dropped"))
@@ -73,6 +73,7 @@ def parse(state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed
                                                         f"you have {coins} left for them; row dropped"))
             else:
                 coins -= price * quantity
+                parts[buy_part(len(buys))] = (row.ref,)
                 buys.append((material, quantity))
         elif action == "machine":
             name = row.read("item", lambda v: cells.as_choice(v, a.machines, "a machine"), problems)
@@ -87,16 +88,37 @@ def parse(state: AlchemyState, player: str, rows: Sequence[SubmitRow]) -> Parsed
         else:
             attempt = _attempt(state, row, problems)
             if attempt:
+                parts[engineer_part(len(attempts))] = (row.ref,)
                 attempts.append(attempt)
     if machine and a.machines[machine[0]].coins > coins:
         problems.append(machine[1].problem("item", f"{machine[0]} costs {a.machines[machine[0]].coins} coins and you "
                                                    f"will have {coins} after your purchases; row dropped"))
         machine = None
+    if machine:
+        parts[MACHINE_PART] = (machine[1].ref,)
     kept = _fitting_harvest(state, player, harvest, problems)
+    parts |= {harvest_part(m): (harvest[m].ref,) for m in kept}
     submission = AlchemySubmission(kept, tuple(buys), machine[0] if machine else None, tuple(attempts))
     if submission == AlchemySubmission():
         return Parsed(None, tuple(problems), "nothing")
-    return Parsed(submission, tuple(problems), describe(state, player, submission))
+    return Parsed(submission, tuple(problems), describe(state, player, submission), parts)
+
+
+# Each part of a submission as `parse` keys it and the resolver's fates name it: a material
+# harvested, a purchase and an engineer row by their place among the submission's.
+MACHINE_PART = "machine"
+
+
+def harvest_part(material: str) -> str:
+    return f"harvest {material}"
+
+
+def buy_part(index: int) -> str:
+    return f"buy {index + 1}"
+
+
+def engineer_part(index: int) -> str:
+    return f"engineer {index + 1}"
 
 
 def _quantity(row: SubmitRow, problems: list[Problem], most: int) -> int | None:
@@ -129,8 +151,7 @@ def _fitting_harvest(state: AlchemyState, player: str, harvest: dict[str, Submit
     drop = rules.fewest_to_drop(a, list(harvest), energy)
     message = (f"your harvest (rows {_rows(harvest, harvest)}) costs {cost} energy and you have {energy}: "
                f"nothing is harvested; drop row{'s' * (len(drop) > 1)} {_rows(harvest, drop)} to fit")
-    # Several rows: the column (with its letter and tab, from any of them) but no one row.
-    problems.append(replace(next(iter(harvest.values())).problem("item", message), row=None))
+    problems += [row.problem("item", message) for row in harvest.values()]  # each row it drops
     return ()
 
 

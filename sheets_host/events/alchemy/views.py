@@ -16,11 +16,11 @@ from fractions import Fraction
 import pandas as pd
 
 from sheets_host.kit import cells
-from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo
 
 from . import bots, rules
-from .read import ACTIONS, SUBMIT_TAB, submit_rows
-from .state import Alchemy, AlchemyState, Drop, Report
+from .read import ACTIONS, MACHINE_PART, SUBMIT_TAB, buy_part, engineer_part, harvest_part, submit_rows
+from .state import Alchemy, AlchemyState, AlchemySubmission, Drop, Report
 
 HISTORY_COLUMNS = ["round", "energy", "harvest", "harvest energy", "bought", "machine", "machines did",
                    "made", "failed attempts", "sold", "gems", "refused"]
@@ -53,8 +53,13 @@ def stock_text(a: Alchemy, stock: Mapping[str, int]) -> str:
     return ", ".join(stock_items(a, stock)) or "nothing"
 
 
+def refusal(d: Drop) -> str:
+    """A part the rules refused, as `my alchemy rounds` and `my submissions` both say it."""
+    return f"{d.part} {d.value}: not {d.why}"
+
+
 def _refused(drops: Iterable[Drop]) -> str:
-    return "; ".join(f"{d.part} {d.value}: not {d.why}" for d in drops)
+    return "; ".join(map(refusal, drops))
 
 
 def _machined(report: Report) -> str:
@@ -109,6 +114,48 @@ def log(after: AlchemyState) -> list[str]:
                                                    if k not in ("round", "refused") and v is not None))
         lines += [f"Alchemy {p}: {d.part} {d.value} refused: not {d.why}" for d in r.dropped]
     return lines
+
+
+def fates(after: AlchemyState, submissions: Mapping[str, AlchemySubmission | None]) -> dict[str, list[Fate]]:
+    """What the round just played did with each part of each participant's submission, from the
+    round's reports: a part the rules refused did not count (its refusal as `my alchemy rounds`
+    says it), nor an engineer row none of whose attempts made its construct. The default does
+    nothing: no part."""
+    result = after.history[-1]
+    return {p: _fates(submissions.get(p) or AlchemySubmission(), r) for p, r in result.reports.items()}
+
+
+def _fates(s: AlchemySubmission, r: Report) -> list[Fate]:
+    refused = {MACHINE_PART if d.part == "machine" else buy_part(d.index): refusal(d)
+               for d in r.dropped if d.part != "harvest"}
+    harvest = "; ".join(refusal(d) for d in r.dropped if d.part == "harvest")  # the harvest is refused whole
+    out = [Fate(harvest_part(m), f"harvest {m} ×{r.harvested[m]}") if m in r.harvested
+           else Fate(harvest_part(m), f"harvest {m}", harvest) for m in s.harvest]
+    out += [Fate(buy_part(i), f"buy {m} ×{n}", refused.get(buy_part(i), "")) for i, (m, n) in enumerate(s.buy)]
+    if s.machine:
+        out.append(Fate(MACHINE_PART, f"machine {s.machine}", refused.get(MACHINE_PART, "")))
+    return out + _engineered(s, r)
+
+
+def _engineered(s: AlchemySubmission, r: Report) -> list[Fate]:
+    """Each engineer row's attempts that made its construct. Materials held only fall while
+    constructs are engineered, so a construct's attempts that succeed are its first ones as tried:
+    priority rows first, by priority, then the others (whose attempts at one construct are alike)."""
+    made = Counter(r.made)
+    got = {}
+    for i, t in sorted(enumerate(s.engineer), key=lambda it: (it[1].priority is None, it[1].priority or 0)):
+        got[i] = min(t.quantity, made[t.construct])
+        made[t.construct] -= got[i]
+    out = []
+    for i, t in enumerate(s.engineer):
+        failed = t.quantity - got[i]
+        what = f"engineer {t.construct}" + (f" ×{t.quantity}" if t.quantity > 1 else "")
+        if got[i]:
+            what += f": {got[i]} made" + (f", {failed} failed" if failed else "")
+        why = "" if got[i] else (f"{'every attempt' if failed > 1 else 'the attempt'} failed: the materials its "
+                                 "recipe needs were not held when it was tried (nothing lost)")
+        out.append(Fate(engineer_part(i), what, why))
+    return out
 
 
 def how_to_submit(state: AlchemyState, player: str) -> HowTo:

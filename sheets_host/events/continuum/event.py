@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import pandas as pd
 
-from sheets_host.festival.event import Event, Placement
+from sheets_host.festival.event import Event, EventRound, Placement
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import HowTo, Parsed, generators
 from sheets_host.kit.table import SubmitTab
@@ -52,17 +53,18 @@ class ContinuumEvent(Event[ContinuumState, ContinuumSubmission]):
     def default(self, state: ContinuumState, player: str) -> ContinuumSubmission:
         return ContinuumSubmission()  # round 1: a board drawn from the seed; later: no bolt fired
 
-    def resolve(self, state: ContinuumState, submissions: Mapping[str, ContinuumSubmission], round_number: int,
-                rng: random.Random) -> tuple[ContinuumState, list[str]]:
+    def resolve(self, state: ContinuumState, submissions: Mapping[str, ContinuumSubmission | None], round_number: int,
+                rng: random.Random) -> EventRound[ContinuumState]:
+        typed = {p: submissions.get(p) or self.default(state, p) for p in state.participants}
         if state.rounds_played == 0:
             # Each missing board drawn from its owner's own generator: another's board never shifts it.
             draw = generators(rng)
-            boards = {p: submissions[p].board or random_board(draw(p)) for p in state.participants}
-            drawn = tuple(p for p in state.participants if submissions[p].board is None)
+            boards = {p: typed[p].board or random_board(draw(p)) for p in state.participants}
+            drawn = tuple(p for p in state.participants if typed[p].board is None)
             after = replace(state, boards=boards, defaulted=drawn, rounds_played=1)
         else:
-            after = rules.strike_round(state, {p: submissions[p].bolts for p in state.participants}, round_number)
-        return after, views.log(after)
+            after = rules.strike_round(state, {p: typed[p].bolts for p in state.participants}, round_number)
+        return EventRound(after, views.log(after), partial(views.fates, after))
 
     def how_to_submit(self, state: ContinuumState, player: str) -> HowTo:
         return views.how_to_submit(state, player)

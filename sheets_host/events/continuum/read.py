@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from sheets_host.kit import cells
-from sheets_host.kit.cells import Problem, SubmitRow
+from sheets_host.kit.cells import Problem, RowRef, SubmitRow
 from sheets_host.kit.game import Parsed
 from sheets_host.kit.table import Column, SubmitTab, TabSchema
 from .board import board_problems, grid_rows
@@ -46,6 +46,7 @@ def _parse_board(player: str, grid: Sequence[SubmitRow], ward_rows: Sequence[Sub
     problems: list[Problem] = []
     wards: dict[str, tuple[Element | None, int | None]] = {}
     names: dict[str, str] = {}  # folded label -> as typed in the wards tab
+    read: list[SubmitRow] = []  # the rows the board is read from
     for row in ward_rows:
         label = cells.text(row.get("ward"))
         if not label:
@@ -65,14 +66,21 @@ def _parse_board(player: str, grid: Sequence[SubmitRow], ward_rows: Sequence[Sub
                           problems, "the ward has no points")
         names[cells.fold(label)] = label
         wards[label] = (element, points)
+        read.append(row)
     labels: dict[str, str | None] = {}
     formulas: set[str] = set()  # cells holding a formula: named as such, not as blank
+    ranked: dict[str, SubmitRow] = {}  # rank -> the row read for it
     for row in grid:
         rank = cells.text(row.get("rank"))
         if rank not in RANKS:
             problems.append(row.problem("rank", f"{cells.quote(row.get('rank'))} is not a rank (1 to 8): the first "
                                                 "column is fixed; row not read"))
             continue
+        if rank in ranked:  # one row a rank: a second would overwrite some cells of the first
+            problems.append(row.problem("rank", f"rank {rank} is in row {ranked[rank].row} already; row not read"))
+            continue
+        ranked[rank] = row
+        read.append(row)
         for f in FILES:
             raw = row.get(f)
             if cells.is_blank(raw):
@@ -91,8 +99,22 @@ def _parse_board(player: str, grid: Sequence[SubmitRow], ward_rows: Sequence[Sub
     board, messages = board_problems({c: labels.get(c) for c in CELLS}, wards)
     problems += [Problem(player, m, tab=BOARD.name) for m in _not_blank(messages, formulas)]
     if board is None:
+        # The board is one whole: each row read for it is dropped with it.
+        named = {(p.tab, p.row) for p in problems}
+        problems += [row.problem(None, DROPPED) for row in read if row.ref not in named]
         return Parsed(None, tuple(problems), "nothing valid: a board will be drawn for you")
-    return Parsed(ContinuumSubmission(board=board), tuple(problems), "your board of 12 wards and 4 neutral cells")
+    return Parsed(ContinuumSubmission(board=board), tuple(problems), "your board of 12 wards and 4 neutral cells",
+                  {BOARD_PART: tuple(row.ref for row in read)})
+
+
+DROPPED = "dropped with your board, which is not valid: a board will be drawn for you"  # each row read for it
+
+# The parts of a submission as `parse` keys them and the resolver's fates name them.
+BOARD_PART = "board"
+
+
+def bolt_part(index: int) -> str:
+    return f"bolt {index + 1}"
 
 
 _BLANK = re.compile(r"^cells? ((?:[A-H][1-8] ?)+) (?:is|are) blank: (.*)$")
@@ -120,6 +142,7 @@ def _not_blank(messages: Sequence[str], formulas: set[str]) -> list[str]:
 def _parse_bolts(rows: Sequence[SubmitRow]) -> Parsed[ContinuumSubmission]:
     problems: list[Problem] = []
     bolts: list[Bolt] = []
+    parts: dict[str, tuple[RowRef, ...]] = {}
     for row in rows:
         if len(bolts) == BOLTS_PER_ROUND:
             problems.append(row.problem(None, f"{BOLTS_PER_ROUND} bolts a round: this row is not fired"))
@@ -129,11 +152,12 @@ def _parse_bolts(rows: Sequence[SubmitRow]) -> Parsed[ContinuumSubmission]:
         element = row.read("element", lambda v: Element(cells.as_choice(v, ELEMENT_NAMES, "an element")), problems,
                            "bolt not fired")
         if cell and element:
+            parts[bolt_part(len(bolts))] = (row.ref,)
             bolts.append(Bolt(cell, element))
     if not bolts:
         return Parsed(None, tuple(problems), "nothing: no bolt fired")
     return Parsed(ContinuumSubmission(bolts=tuple(bolts)), tuple(problems),
-                  "bolts " + ", ".join(f"{b.element.value} at {b.cell}" for b in bolts))
+                  "bolts " + ", ".join(f"{b.element.value} at {b.cell}" for b in bolts), parts)
 
 
 def submit_rows(s: ContinuumSubmission) -> list[dict]:

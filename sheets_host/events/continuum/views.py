@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo
 from sheets_host.kit.layout import tint
 from . import rules
 from .bots import random_bot
-from .read import BOARD, BOLTS, WARDS, submit_rows
+from .read import BOARD, BOARD_PART, BOLTS, WARDS, bolt_part, submit_rows
 from .state import ELEMENTS, FILES, POINTS, RANKS, ContinuumState, Element
 
 # The rule text's colours: fire red, water blue, wind green, earth yellow, neutral grey.
@@ -87,6 +87,19 @@ def private_view(state: ContinuumState, player: str) -> dict[str, pd.DataFrame]:
              for firer, n, b in reversed(state.bolts) if firer == player]
     out["my bolts"] = pd.DataFrame(bolts, columns=["round", "cell", "element", "what it did"])
     return out
+
+
+def fates(after: ContinuumState) -> dict[str, list[Fate]]:
+    """What the round just played did with each part of each participant's submission: round 1
+    their board set (or one drawn, the default's part), later every bolt fired, with what it did
+    as `my bolts` says it. The rules refuse neither."""
+    number = after.rounds_played
+    if number == 1:
+        return {p: [Fate(BOARD_PART, "a board drawn for you" if p in after.defaulted else "your board")]
+                for p in after.participants}
+    fired = {p: [b for firer, n, b in after.bolts if firer == p and n == number] for p in after.participants}
+    return {p: [Fate(bolt_part(i), f"{b.element.value} bolt at {b.cell} ({rules.bolt_effect(after, p, number, b)})")
+                for i, b in enumerate(fired[p])] for p in after.participants}
 
 
 def public_view(state: ContinuumState, over: bool) -> dict[str, pd.DataFrame]:

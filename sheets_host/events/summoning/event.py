@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import pandas as pd
 
-from sheets_host.festival.event import Event, Placement
+from sheets_host.festival.event import Event, EventRound, Placement
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaError
 from sheets_host.kit.game import HowTo, Parsed, generators
@@ -58,13 +59,14 @@ class SummoningEvent(Event[SummoningState, SummoningSubmission]):
     def default(self, state: SummoningState, player: str) -> SummoningSubmission:
         return SummoningSubmission()  # last round's map, Towers and Familiars stand; the target is drawn
 
-    def resolve(self, state: SummoningState, submissions: Mapping[str, SummoningSubmission], round_number: int,
-                rng: random.Random) -> tuple[SummoningState, list[str]]:
+    def resolve(self, state: SummoningState, submissions: Mapping[str, SummoningSubmission | None], round_number: int,
+                rng: random.Random) -> EventRound[SummoningState]:
         # Each participant's defaults drawn from their own generator: another's orders never shift them.
         draw = generators(rng)
-        turns = {p: rules.turn_of(state, p, submissions[p], draw(p)) for p in state.participants}
-        after = rules.play_round(state, turns)
-        return after, views.log(after)
+        played = {p: rules.turn_of(state, p, submissions.get(p) or self.default(state, p), draw(p))
+                  for p in state.participants}
+        after = rules.play_round(state, {p: t.turn for p, t in played.items()})
+        return EventRound(after, views.log(after), partial(views.fates, submissions, played))
 
     def how_to_submit(self, state: SummoningState, player: str) -> HowTo:
         return views.how_to_submit(state, player)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from sheets_host.kit import cells
-from sheets_host.kit.cells import CellError, Problem, SubmitRow
+from sheets_host.kit.cells import CellError, Problem, RowRef, SubmitRow
 from sheets_host.kit.game import Parsed
 from sheets_host.kit.table import Column, SubmitTab, TabSchema
 from . import rules
@@ -46,29 +46,59 @@ MOST = 22  # a quantity above this is a typo: no round buys more than 22 of anyt
 
 def parse(state: SummoningState, player: str, rows: Sequence[SubmitRow]) -> Parsed[SummoningSubmission]:
     problems: list[Problem] = []
+    parts: dict[str, tuple[RowRef, ...]] = {}
     by_tab = {t.name: [r for r in rows if r.tab == t.name] for t in TABS}
     orders = _orders(state, by_tab[SHOP.name], problems)
     bought = rules.shop(state, player, [o for o, _ in orders], state.round)
     for i, why in sorted(bought.refused.items()):
         problems.append(orders[i][1].problem("item", f"{why}; not bought"))
     kept = tuple(orders[i][0] for i in bought.kept)
+    parts |= {purchase_part(j): (orders[i][1].ref,) for j, i in enumerate(bought.kept)}
     head = by_tab[ORDERS.name][:1]
     for extra in by_tab[ORDERS.name][1:]:
         problems.append(extra.problem(None, "one row only (the first counts); row not read"))
     map_name = _map(state, player, head, problems)
     stands = _stands(state, map_name or rules.default_map(state, player), bought.towers, by_tab[DEFENCE.name],
-                     problems)
-    slots = _slots(bought.familiars, by_tab[ATTACK.name], problems)
+                     problems, parts)
+    slots = _slots(bought.familiars, by_tab[ATTACK.name], problems, parts)
     parties = _parties(head, problems)
     target = _target(state, player, head, problems)
+    if parties and not slots:  # the parties are read with the slots typed this round
+        problems.append(head[0].problem("party A", f"ignored: {rules.NO_SLOTS}"))
+        parties = None
+    elif parties and {u.name for u in bought.familiars} <= set(slots.values()):
+        # Every Familiar in its slot: the parties as played are these, so the half rule is known now.
+        split = rules.party_problem(slots, parties)
+        if split:
+            problems.append(head[0].problem("party A", f"{split}; parties split at the middle Familiar"))
+            parties = None
     if slots is not None:
         for name in [u.name for u in bought.familiars if u.name not in slots.values()]:
             problems.append(Problem(player, f"{name} has no slot: it goes to an empty slot at random "
                                             "(all Familiars are sent)", tab=ATTACK.name))
+    parts |= {part: (head[0].ref,) for part, typed in ((MAP_PART, map_name), (TARGET_PART, target),
+                                                       (PARTIES_PART, parties)) if typed}
     sub = SummoningSubmission(kept, map_name, stands, slots, parties, target)
     if sub == SummoningSubmission():
         return Parsed(None, tuple(problems), "nothing: last round's map, Towers and Familiars stand, target drawn")
-    return Parsed(sub, tuple(problems), summary(sub))
+    return Parsed(sub, tuple(problems), summary(sub), parts)
+
+
+# The parts of a submission as `parse` keys them and the resolver's fates name them: a purchase by
+# its place among the submission's, a Tower and a slot by name.
+MAP_PART, TARGET_PART, PARTIES_PART = "map", "target", "parties"
+
+
+def purchase_part(index: int) -> str:
+    return f"purchase {index + 1}"
+
+
+def tower_part(tower: str) -> str:
+    return f"tower {tower}"
+
+
+def slot_part(slot: int) -> str:
+    return f"slot {slot}"
 
 
 def summary(sub: SummoningSubmission) -> str:
@@ -132,7 +162,7 @@ def _facing(raw: object) -> Facing:
 
 
 def _stands(state: SummoningState, map_name: str, towers: Sequence[Unit], rows: Sequence[SubmitRow],
-            problems: list[Problem]) -> tuple[Stand, ...] | None:
+            problems: list[Problem], parts: dict[str, tuple[RowRef, ...]]) -> tuple[Stand, ...] | None:
     if not rows:
         return None
     names = [u.name for u in towers]
@@ -147,22 +177,30 @@ def _stands(state: SummoningState, map_name: str, towers: Sequence[Unit], rows: 
     kept, refused = rules.legal_stands(state, map_name, towers, typed)
     for i, why in refused:
         problems.append(typed_rows[i].problem("cell", f"{why}; not placed"))
+    parts |= {tower_part(typed[i].tower): (row.ref,) for i, row in enumerate(typed_rows)
+              if i not in dict(refused)}
     return kept
 
 
-def _slots(familiars: Sequence[Unit], rows: Sequence[SubmitRow], problems: list[Problem]) -> dict[int, str] | None:
+def _slots(familiars: Sequence[Unit], rows: Sequence[SubmitRow], problems: list[Problem],
+           parts: dict[str, tuple[RowRef, ...]]) -> dict[int, str] | None:
     rows = [r for r in rows if not cells.is_blank(r.get("familiar"))]
     if not rows:
         return None
     names = [u.name for u in familiars]
     kinds = list(dict.fromkeys(u.kind for u in familiars))
     out: dict[int, str] = {}
+    seen: dict[int, SubmitRow] = {}  # slot -> the row that named it first
     for row in rows:
         if cells.text(row.get("slot")) not in ATTACK.labels:
             problems.append(row.problem("slot", f"{cells.quote(row.get('slot'))} is not a slot (1 to {SLOTS}): the "
                                                 "first column is fixed; row not read"))
             continue
         slot = int(cells.text(row.get("slot")))
+        if slot in seen:
+            problems.append(row.problem("slot", f"slot {slot} is in row {seen[slot].row} already; row not read"))
+            continue
+        seen[slot] = row
         name = row.read("familiar", lambda v: cells.as_choice(v, names + kinds, "one of your Familiars"), problems,
                         "slot left empty")
         if name in kinds:  # a kind: its first unit not yet in a slot
@@ -177,6 +215,7 @@ def _slots(familiars: Sequence[Unit], rows: Sequence[SubmitRow], problems: list[
                                                     "left empty"))
         elif name:
             out[slot] = name
+            parts[slot_part(slot)] = (row.ref,)
     return out
 
 

@@ -230,20 +230,21 @@ def even_parties(slots: Mapping[int, str]) -> dict[str, tuple[int, int]]:
 
 
 def fill_slots(slots: Mapping[int, str], parties: Mapping[str, tuple[int, int]], familiars: Sequence[Unit],
-               rng: random.Random) -> tuple[dict[int, str], dict[str, tuple[int, int]]]:
+               rng: random.Random) -> tuple[dict[int, str], dict[str, tuple[int, int]], str | None]:
     """The text's default ("the Familiar configuration used in your previous round will be used with
     newly-bought Familiars randomized into unassigned Slots"): Familiars without a slot go, one by
     one, to an empty slot drawn at random among those inside a party or just beside one (so none
     waits behind a long gap), and that party's range grows to it (beside both: the smaller party,
     then A). With no configuration at all, the Familiars take slots 1, 2, ... in random order.
-    Parties that break the half rule are split again at the middle."""
+    Parties that break the half rule are split again at the middle: the third value says why
+    `parties` were not kept (None: they were, grown)."""
     owned = {u.name for u in familiars}
     out = {s: u for s, u in slots.items() if u in owned}
     missing = [u.name for u in familiars if u.name not in out.values()]
     if not out:
         rng.shuffle(missing)
         out = {slot: name for slot, name in enumerate(missing, 1)}
-        return out, even_parties(out)
+        return out, even_parties(out), "no Familiar was in a slot of them" if parties else None
     parties = dict(parties) if set(parties) == set(PARTIES) else even_parties(out)
     for name in missing:
         def reach(slot: int) -> tuple[int, int, str]:
@@ -257,9 +258,8 @@ def fill_slots(slots: Mapping[int, str], parties: Mapping[str, tuple[int, int]],
         _, _, party = reach(slot)
         first, last = parties[party]
         parties[party] = (min(first, slot), max(last, slot))
-    if party_problem(out, parties):
-        parties = even_parties(out)
-    return dict(sorted(out.items())), parties
+    split = party_problem(out, parties)
+    return dict(sorted(out.items())), even_parties(out) if split else parties, split
 
 
 def sent(state: SummoningState, turn: Turn, familiars: Sequence[Unit]) -> dict[str, list[SentFamiliar | None]]:
@@ -294,7 +294,20 @@ def default_map(state: SummoningState, player: str) -> str:
     return last.map if last and last.map in offered else offered[0]
 
 
-def turn_of(state: SummoningState, player: str, sub: SummoningSubmission, rng: random.Random) -> Turn:
+NO_SLOTS = "no Familiar is typed in a slot of the 'summoning attack' tab for them"  # parties go with slots
+
+
+@dataclass(frozen=True)
+class Played:
+    """A participant's turn as played, with what the rules did not play of their submission: the
+    orders refused (by index, why) and why the parties typed were split again, if they were."""
+
+    turn: Turn
+    refused: Mapping[int, str]
+    split: str | None = None
+
+
+def turn_of(state: SummoningState, player: str, sub: SummoningSubmission, rng: random.Random) -> Played:
     """The turn as played from what was typed and kept (`read.parse`), with the defaults: the map
     above; last round's Towers where they still stand on it; last round's slots and parties with
     the Familiars not in them put in empty slots at random; a target drawn among those left."""
@@ -313,9 +326,12 @@ def turn_of(state: SummoningState, player: str, sub: SummoningSubmission, rng: r
     if target is None:
         left = not_yet_invaded(state, player)
         target = left[rng.randrange(len(left))]
-    slots, parties = fill_slots(slots, parties, bought.familiars, rng)
-    return Turn(tuple(k for w, k in kept if w == "buy"), tuple(u for w, u in kept if w == "upgrade"), game_map,
-                tuple(stands), slots, parties, target)
+    slots, parties, split = fill_slots(slots, parties, bought.familiars, rng)
+    if sub.parties and sub.slots is None:
+        split = NO_SLOTS
+    return Played(Turn(tuple(k for w, k in kept if w == "buy"), tuple(u for w, u in kept if w == "upgrade"),
+                       game_map, tuple(stands), slots, parties, target), bought.refused,
+                  split if sub.parties else None)
 
 
 # ---- a round ---------------------------------------------------------------------------------------

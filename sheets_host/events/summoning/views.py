@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
 from sheets_host.kit import cells
-from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo
 from . import rules
-from .read import ATTACK, DEFENCE, ORDERS, SHOP, TABS, submit_rows
-from .state import FAMILIAR_LEVELS, ROUNDS, TOWER_LEVELS, Invasion, SummoningState, Tile, Unit, cell_name
+from .read import (ATTACK, DEFENCE, MAP_PART, ORDERS, PARTIES_PART, SHOP, TABS, TARGET_PART, purchase_part,
+                   slot_part, submit_rows, tower_part)
+from .state import (FAMILIAR_LEVELS, ROUNDS, TOWER_LEVELS, Invasion, SummoningState, SummoningSubmission, Tile, Unit,
+                    cell_name)
 
 # Tile characters as the maps tab draws them, coloured as the text's sheet colours them.
 PALETTE = {Tile.ROAD.value: "E8DCC0", Tile.ENTRANCE_A.value: "E8DCC0", Tile.ENTRANCE_B.value: "E8DCC0",
@@ -89,6 +91,41 @@ def private_view(state: SummoningState, player: str) -> dict[str, pd.DataFrame]:
            "my summoning units": pd.DataFrame(units, columns=["unit", "kind", "level", "next level"], dtype=object),
            "my summoning battles": pd.DataFrame(report, columns=["round", "what", "report"], dtype=object)}
     return out  # the four maps' drawings: in the public book's `summoning maps`, written once
+
+
+def fates(submissions: Mapping[str, SummoningSubmission | None], played: Mapping[str, rules.Played]
+          ) -> dict[str, list[Fate]]:
+    """What the round just played did with each part of each participant's submission, from their
+    turns as played: an order the rules refused, parties split again and a target invaded already
+    did not count. A participant given the default is told its parts: the map, Towers and
+    Familiars that stood, and the target drawn."""
+    return {p: _fates(submissions.get(p), record) for p, record in played.items()}
+
+
+def _fates(sub: SummoningSubmission | None, record: rules.Played) -> list[Fate]:
+    t = record.turn
+    parties = ", ".join(f"Party {p} " + (f"slot {a}" if a == b else f"slots {a}-{b}") for p, (a, b) in t.parties.items())
+    if sub is None:
+        return [Fate(MAP_PART, f"map {t.map}, as last round's if offered again, else the first of your four"),
+                Fate("towers", f"{len(t.stands)} Tower{'s' * (len(t.stands) != 1)} where they stood last round"),
+                Fate("familiars", f"{len(t.slots)} Familiar{'s' * (len(t.slots) != 1)} in last round's slots, "
+                                  f"new ones at random ({parties})"),
+                Fate(TARGET_PART, f"invade {t.target}, drawn at random")]
+    out = [Fate(purchase_part(i), f"{what} {name}", record.refused.get(i, "")) for i, (what, name) in enumerate(sub.orders)]
+    if sub.map:
+        out.append(Fate(MAP_PART, f"map {t.map}"))
+    if sub.stands is not None:  # placed as typed: the parser kept only Towers that may stand there
+        out += [Fate(tower_part(s.tower), f"{s.tower} on {cell_name(s.cell)} facing {s.facing.value}")
+                for s in t.stands]
+    out += [Fate(slot_part(slot), f"slot {slot}: {name}", "" if t.slots.get(slot) == name else f"you own no {name}")
+            for slot, name in (sub.slots or {}).items()]
+    if sub.parties:
+        out.append(Fate(PARTIES_PART, parties, f"{record.split}; the parties played: {parties}"
+                        if record.split else ""))
+    if sub.target:
+        out.append(Fate(TARGET_PART, f"invade {t.target}", "" if t.target == sub.target else
+                        f"you invaded {sub.target} already: {t.target} was drawn at random"))
+    return out
 
 
 def _cost(state: SummoningState, kind: str) -> int:

@@ -23,7 +23,7 @@ def play(players, bots=("greedy", "random"), seed=0):
     for number in range(1, 7):
         subs = {p: EVENT.bots()[bots[i % len(bots)]](state, p, random.Random(f"{seed}/{number}/{p}"))
                 for i, p in enumerate(players)}
-        before, (state, _) = state, EVENT.resolve(state, subs, number, random.Random(f"{seed}/{number}"))
+        before, state = state, EVENT.resolve(state, subs, number, random.Random(f"{seed}/{number}")).state
     return before, state
 
 
@@ -78,7 +78,7 @@ def test_a_private_view_holds_only_its_readers_values():
     state = EVENT.setup(players, {}, DATA, random.Random(0))
     quiet = {"Ada": AlchemySubmission(("quartz",))}
     busy = dict(quiet, Bo=AlchemySubmission(buy=(("gold", 5),), machine="ley line tap"))
-    views = [EVENT.private_view(EVENT.resolve(state, subs, 1, random.Random(1))[0], "Ada") for subs in (quiet, busy)]
+    views = [EVENT.private_view(EVENT.resolve(state, subs, 1, random.Random(1)).state, "Ada") for subs in (quiet, busy)]
     assert all(views[0][k].equals(views[1][k]) for k in views[0])
 
 

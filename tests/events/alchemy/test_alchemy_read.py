@@ -121,9 +121,9 @@ def test_a_harvest_over_the_energy_harvests_nothing_and_names_the_rows_to_drop()
     sub, problems = parse(("harvest", "gold"), ("harvest", "phoenix ash"), ("harvest", "kraken ink"),
                           ("harvest", "starlight dust"), ("buy", "quartz"))
     assert sub == AlchemySubmission(buy=(("quartz", 1),))
-    assert problems == ["Ada: column 'item' (B): your harvest (rows 2 (gold), 3 (phoenix ash), 4 (kraken ink), "
-                        "5 (starlight dust)) costs 21 energy and you have 17: nothing is harvested; drop row "
-                        "5 (starlight dust) to fit"]
+    said = ("your harvest (rows 2 (gold), 3 (phoenix ash), 4 (kraken ink), 5 (starlight dust)) costs 21 energy "
+            "and you have 17: nothing is harvested; drop row 5 (starlight dust) to fit")
+    assert problems == [f"Ada: row {row}, column 'item' (B): {said}" for row in (2, 3, 4, 5)]  # on each row it drops
 
 
 def test_what_a_bot_types_reads_back_as_its_submission():

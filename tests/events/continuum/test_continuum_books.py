@@ -21,7 +21,8 @@ from sheets_host.events.continuum.state import FILES, RANKS, Board, ContinuumSub
 from sheets_host.kit.game import generators, rng_for
 
 from tests.conftest import fixed_clock, without_commitments
-from .test_continuum_event import ACADEMY, CELLS_ALLOWED, WARD_ROWS, expected_board, grid_of, typed_grid
+from .test_continuum_event import (ACADEMY, CELLS_ALLOWED, WARD_ROWS, dropped_with_the_board, expected_board, grid_of,
+                                  typed_grid)
 
 # ---- a festival by hand through xlsx books ------------------------------------------------------------
 # Five players, every one in Alchemy and Elemental Continuum (nobody in Summoner's Dream). In
@@ -140,7 +141,7 @@ def test_the_players_are_in_continuum_and_round_one_asks_for_a_board(by_hand):
 def test_check_names_each_players_board_problems_in_their_own_book(by_hand):
     backend = XlsxBackend(by_hand["stages"]["round1-checked"])
     report = by_hand["round 1 check"]
-    assert problems_in_book(backend, "Ada") == ADA_PROBLEMS
+    assert problems_in_book(backend, "Ada") == ADA_PROBLEMS + dropped_with_the_board(ADA_PROBLEMS, len(ADA_WARDS))
     readings = {p: report.readings[p] for p in BOOK_PLAYERS}
     assert readings["Ada"].state == "errors" and readings["Ada"].parsed.kept == (
         "Alchemy: nothing; Elemental Continuum: nothing valid: a board will be drawn for you")

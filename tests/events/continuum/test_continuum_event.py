@@ -8,6 +8,7 @@ tests/events/continuum/test_continuum_privacy.py; a festival by hand through boo
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from sheets_host.events.continuum import EVENT
 from sheets_host.events.continuum import rules, tabs, views
 from sheets_host.events.continuum.board import NEUTRAL_LABEL, grid_labels, random_board
-from sheets_host.events.continuum.read import BOARD, BOLTS, WARDS
+from sheets_host.events.continuum.read import BOARD, BOLTS, DROPPED, WARDS
 from sheets_host.events.continuum.state import (CELLS, ELEMENTS, FILES, RANKS, Board, Bolt, ContinuumState,
                                                 ContinuumSubmission, Element, Ward)
 from sheets_host.games import get_game
@@ -75,7 +76,7 @@ def set_up(players=("Ada", "Bo", "Cy", "Di")) -> ContinuumState:
 
 def boards_set(players=("Ada", "Bo", "Cy", "Di"), seed: int = 1) -> ContinuumState:
     state = set_up(players)
-    return EVENT.resolve(state, {p: ContinuumSubmission() for p in players}, 1, random.Random(seed))[0]
+    return EVENT.resolve(state, {p: ContinuumSubmission() for p in players}, 1, random.Random(seed)).state
 
 
 # ---- 1. reading: the board -------------------------------------------------------------------------------
@@ -106,6 +107,17 @@ def test_grid_labels_match_the_wards_tab_as_its_duplicates_are_found():
     twice = EVENT.parse(set_up(), "Ada", board_rows(grid, [*wards, ("fire1", "water", 2)]))
     assert said(twice) == ["tab 'wards', row 14, column 'ward' (A): 'fire1' is listed already; row dropped"]
     assert twice.submission is not None
+
+
+def test_a_rank_typed_twice_is_read_once_and_the_second_row_named():
+    """Regression (issue 34): a second row of a rank overwrote the cells it filled of the first,
+    and both rows counted. The first row of a rank is read; a later one is named, not read."""
+    rows = board_rows()
+    again = SubmitRow("Ada", 10, BOARD.header, {**rows[0].values, "A": "W1"}, BOARD.name)  # rank 8 again
+    parsed = EVENT.parse(set_up(), "Ada", [*rows, again])
+    assert parsed.submission == EVENT.parse(set_up(), "Ada", rows).submission
+    assert said(parsed) == ["tab 'board', row 10, column 'rank' (A): rank 8 is in row 2 already; row not read"]
+    assert again.ref not in {ref for refs in parsed.parts.values() for ref in refs}
 
 
 # Bad boards: (what, grid changes, wards tab, every problem the player is told, in order).
@@ -153,11 +165,20 @@ BAD_BOARDS = [
 ]
 
 
+def dropped_with_the_board(expected: list[str], wards: int) -> list[str]:
+    """What each row read for an invalid board says when no problem of its own does: the wards
+    tab's rows, then the grid's 8 (every row the board drops is named, so `my submissions` can
+    say why nothing came of it)."""
+    named = {m.groups() for m in map(re.compile(r"tab '(\w+)', row (\d+)").match, expected) if m}
+    return [f"tab '{tab}', row {row}: {DROPPED}" for tab, rows in ((WARDS.name, wards), (BOARD.name, 8))
+            for row in range(2, rows + 2) if (tab, str(row)) not in named]
+
+
 @pytest.mark.parametrize("what, changes, wards, expected", BAD_BOARDS, ids=[b[0] for b in BAD_BOARDS])
 def test_every_kind_of_bad_board_reaches_the_player_naming_its_cells(what, changes, wards, expected):
     parsed = EVENT.parse(set_up(), "Ada", board_rows(typed_grid(**changes), wards))
     assert parsed.submission is None and parsed.kept == "nothing valid: a board will be drawn for you"
-    assert said(parsed) == expected
+    assert said(parsed) == expected + dropped_with_the_board(expected, len(wards))
     assert all(p.player == "Ada" and p.tab in (BOARD.name, WARDS.name) for p in parsed.problems)
 
 
@@ -282,7 +303,8 @@ def test_round_one_sets_the_typed_boards_and_draws_the_missing_from_the_events_g
     own = random_board(random.Random(99))
     subs = {"Ada": typed, "Bo": EVENT.default(state, "Bo"), "Cy": EVENT.default(state, "Cy"),
             "Di": ContinuumSubmission(board=own)}
-    after, log = EVENT.resolve(state, subs, 1, random.Random(5))
+    played = EVENT.resolve(state, subs, 1, random.Random(5))
+    after, log = played.state, played.log
     draw = generators(random.Random(5))  # each drawn from its owner's generator, made from the event's
     drawn = {"Bo": random_board(draw("Bo")), "Cy": random_board(draw("Cy"))}
     assert after.boards == {"Ada": expected_board(), **drawn, "Di": own}
@@ -304,7 +326,7 @@ def test_round_one_sets_the_typed_boards_and_draws_the_missing_from_the_events_g
     public = EVENT.public_view(after, over=False)
     assert all(frame.empty for frame in public.values())  # nothing broken, nothing of any board shown
     # Everyone typed a board: no line of drawn boards.
-    all_typed = EVENT.resolve(state, {p: ContinuumSubmission(board=own) for p in players}, 1, random.Random(5))[0]
+    all_typed = EVENT.resolve(state, {p: ContinuumSubmission(board=own) for p in players}, 1, random.Random(5)).state
     assert EVENT.announcement(state, all_typed, over=False) == [
         "**Elemental Continuum**, round 1: every participant's board is set."]
 
@@ -315,9 +337,9 @@ def test_the_same_seed_draws_the_same_boards_and_another_seed_others():
     silent = {p: ContinuumSubmission() for p in players}
     once, again = (EVENT.resolve(state, silent, 1, random.Random(17)) for _ in range(2))
     assert once == again
-    other = EVENT.resolve(state, silent, 1, random.Random(18))[0]
-    assert all(other.boards[p] != once[0].boards[p] for p in players)
-    assert len({once[0].boards[p] for p in players}) == 3  # each draw its own board
+    other = EVENT.resolve(state, silent, 1, random.Random(18)).state
+    assert all(other.boards[p] != once.state.boards[p] for p in players)
+    assert len({once.state.boards[p] for p in players}) == 3  # each draw its own board
 
 
 # ---- 3. the state tabs --------------------------------------------------------------------------------
@@ -345,7 +367,7 @@ def played(players=("Ada", "Bo", "Cy", "Di", "Ed"), seed: int = 3, rounds: int =
         subs = {p: bot[p](state, p, random.Random(f"{seed}/{number}/{p}")) for p in players}
         if number == 1:
             subs[players[-1]] = ContinuumSubmission()
-        state = EVENT.resolve(state, subs, number, random.Random(f"{seed}/{number}"))[0]
+        state = EVENT.resolve(state, subs, number, random.Random(f"{seed}/{number}")).state
         states.append(state)
     return states
 

@@ -44,7 +44,7 @@ def messages(parsed) -> list[str]:
 @pytest.fixture
 def rich():
     """Ann with a Son, a Gan and four Familiars, 500 coins to spend, in round 2."""
-    turns = {p: rules.turn_of(start(), p, SummoningSubmission(), random.Random(0)) for p in PLAYERS}
+    turns = {p: rules.turn_of(start(), p, SummoningSubmission(), random.Random(0)).turn for p in PLAYERS}
     state = replace(start(), rounds_played=1, turns=(turns,))
     return holding(state, "Ann", coins=400, towers=(Unit("Son", 1), Unit("Gan", 1)),
                    familiars=(Unit("Fox", 1), Unit("Fox", 2), Unit("Cat", 1), Unit("Toad", 1)))
@@ -90,10 +90,38 @@ def test_orders_row_map_target_and_parties_each_named(rich):
     assert any("'Nowhere' is not one of your maps this round" in m and "your map will be " in m for m in said)
     assert any("'Ann' is not a participant you have not invaded yet" in m for m in said)
     assert any("overlap Party A's 1-3" in m for m in said)
-    good = EVENT.parse(rich, "Ann", rows(read.ORDERS.name, {"map": offered[2].upper(), "target": " bo ",
-                                                            "party A": "1 - 2", "party B": "3to4"}))
+    head = {"map": offered[2].upper(), "target": " bo ", "party A": "1 - 2", "party B": "3to4"}
+    slots = rows(read.ATTACK.name, *({"slot": str(s), "familiar": f} for s, f in
+                                     enumerate(("Fox 1", "Fox 2", "Cat 1", "Toad 1"), 1)))
+    good = EVENT.parse(rich, "Ann", rows(read.ORDERS.name, head) + slots)
     assert (good.submission.map, good.submission.target) == (offered[2], "Bo")
     assert good.submission.parties == {"A": (1, 2), "B": (3, 4)} and good.problems == ()
+
+
+def test_a_slot_typed_twice_is_read_once_and_the_second_row_named(rich):
+    """Regression (issue 34): a slot's second row replaced its first, silently, and both counted."""
+    parsed = EVENT.parse(rich, "Ann", rows(read.ATTACK.name, {"slot": "1", "familiar": "Fox 1"},
+                                           {"slot": "1", "familiar": "Fox 2"}))
+    assert parsed.submission.slots == {1: "Fox 1"} and parsed.parts == {"slot 1": ((read.ATTACK.name, 2),)}
+    assert [m for m in messages(parsed) if "row" in m] == [
+        "tab 'summoning attack', row 3, column 'slot' (A): slot 1 is in row 2 already; row not read"]
+
+
+def test_parties_the_round_would_not_play_are_named_before_the_deadline(rich):
+    """Regression (issue 34): parties typed without slots were read as counting, and the round
+    played last round's; parties breaking the half rule with every Familiar in a slot were read
+    as counting, and the round split them at the middle. Both are named now, on the row."""
+    head = {"party A": "5", "party B": "1-4"}
+    alone = EVENT.parse(rich, "Ann", rows(read.ORDERS.name, head))
+    assert alone.submission is None
+    assert messages(alone) == ["tab 'summoning', row 2, column 'party A' (C): ignored: no Familiar is typed in a "
+                               "slot of the 'summoning attack' tab for them"]
+    slots = rows(read.ATTACK.name, *({"slot": str(s), "familiar": f} for s, f in
+                                     enumerate(("Fox 1", "Fox 2", "Cat 1", "Toad 1"), 1)))
+    uneven = EVENT.parse(rich, "Ann", rows(read.ORDERS.name, head) + slots)
+    assert uneven.submission.parties is None and set(uneven.parts) == {f"slot {s}" for s in range(1, 5)}
+    assert messages(uneven) == ["tab 'summoning', row 2, column 'party A' (C): Party A has 0 Familiars: at least "
+                                "half of Party B's 4, rounded down (2); parties split at the middle Familiar"]
 
 
 def test_defence_rows_legal_kept_and_the_others_named(rich):
@@ -146,7 +174,7 @@ def played(players=PLAYERS, seed: int = 4, rounds: int = 6):
     rng = random.Random(seed)
     for _ in range(min(rounds, 7 - state.first_round)):
         subs = {p: EVENT.bots()["random"](state, p, rng) for p in players}
-        state, _ = EVENT.resolve(state, subs, state.round, rng)
+        state = EVENT.resolve(state, subs, state.round, rng).state
     return state
 
 

@@ -81,7 +81,7 @@ ALCHEMY_ROWS = [
      [(3, "item", "'unobtainium' is not a material")]),
     ([["harvest", "gold", None, None], ["harvest", "silverleaf", None, None],
       ["harvest", "starlight dust", None, None], ["harvest", "pearl", None, None]],
-     [(None, "item", "costs 19 energy and you have 17: nothing is harvested")]),
+     [(row, "item", "costs 19 energy and you have 17: nothing is harvested") for row in (2, 3, 4, 5)]),
     ([["buy", "gold", 5, None], ["machine", "ley line tap", None, None]],
      [(3, "item", "ley line tap costs 200 coins and you will have 50 after your purchases")]),
     ([["=A1", "quartz", None, None], ["buy", "=SUM(B1:B9)", 2, None], ["harvest", "moonpetal", None, None]],
