@@ -8,9 +8,10 @@ libreoffice-calc-nogui, poppler-utils).
     .venv/bin/python scripts/render_books.py magicians-market --out gallery
 
 The gallery is for looking, not for git (`/gallery/` is ignored). With `--docs`, the mid-game
-first player's status and submit tabs and the last announcement picture are also saved small,
-cropped to what they show, as `docs/pictures/<game>-status.png`, `-submit.png` and
-`-announcement.png`: the pictures the README and the game's doc show.
+first player's status and submit tabs and an announcement's picture (the game's own, halfway
+through a game by bots: `docs_announcement`) are also saved small, cropped to what they show, as
+`docs/pictures/<game>-status.png`, `-submit.png` and `-announcement.png`: the pictures the README
+and the game's doc show, every colour that carries meaning kept (`tests/test_docs_pictures.py`).
 
     .venv/bin/python scripts/render_books.py magicians-market --docs
 """
@@ -18,12 +19,14 @@ cropped to what they show, as `docs/pictures/<game>-status.png`, `-submit.png` a
 from __future__ import annotations
 
 import argparse
+import io
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import openpyxl
 import pandas as pd
 from PIL import Image, ImageChops
@@ -31,7 +34,7 @@ from PIL import Image, ImageChops
 from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.engine import commands as engine
 from sheets_host.engine.delivery import submit_layout
-from sheets_host.engine.play import bot_names, bots_submit, host_types
+from sheets_host.engine.play import bot_names, bot_states, bots_submit, default_settings, host_types
 from sheets_host.games import get_game, names as game_names
 
 
@@ -100,8 +103,9 @@ def main() -> int:
     parser.add_argument("--stage", choices=["mid", "end", "both"], default="both",
                         help="mid-game books, end-of-game books (the game played to its end), or both")
     parser.add_argument("--docs", action="store_true",
-                        help="also save the small pictures of docs/pictures/ from the mid-game books")
-    parser.add_argument("--seed", type=int, default=1)
+                        help="also save the small pictures of docs/pictures/: the tabs from the mid-game books, "
+                             "the announcement's picture from a game by bots")
+    parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args()
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
     pdftoppm = shutil.which("pdftoppm")
@@ -121,14 +125,25 @@ def main() -> int:
     return 0
 
 
+SEED = 1  # the docs' pictures are made with it
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "pictures"
 DOCS_WIDTH = 560  # pixels: small enough to sit in a README beside its text
 
 
-def small(picture: Path, to: Path, height: int | None = None) -> None:
+def small(picture: Image.Image, to: Path, height: int | None = None) -> None:
+    """`picture` made small for the docs (`shrink`) and saved in at most 256 colours (a quarter of the
+    size, text as sharp) when that keeps every colour that carries meaning, else in all of them."""
+    image = shrink(picture, height)
+    # An octree keeps a key's few pixels of a colour; a median cut to 64 colours merged them into grey.
+    few = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    to.parent.mkdir(parents=True, exist_ok=True)
+    (image if lost_colours(picture, few, height) else few).save(to, optimize=True)
+
+
+def shrink(picture: Image.Image, height: int | None = None) -> Image.Image:
     """`picture` cropped to what it shows (a margin kept; at most `height` pixels from its top) and
     scaled down to at most DOCS_WIDTH."""
-    image = Image.open(picture).convert("RGB")
+    image = picture.convert("RGB")
     box = ImageChops.difference(image, Image.new("RGB", image.size, image.getpixel((0, 0)))).getbbox()
     if box:
         margin = 8
@@ -138,8 +153,50 @@ def small(picture: Path, to: Path, height: int | None = None) -> None:
         image = image.crop((0, 0, image.width, height))
     if image.width > DOCS_WIDTH:
         image = image.resize((DOCS_WIDTH, round(image.height * DOCS_WIDTH / image.width)), Image.LANCZOS)
-    to.parent.mkdir(parents=True, exist_ok=True)
-    image.quantize(colors=64).save(to, optimize=True)  # a few colours: a third of the size, text as sharp
+    return image
+
+
+MEANING = 100  # pixels: a colour covering that many of a picture carries meaning (a key's swatch, a board)
+KEPT = 24  # at most this far off (0-255, the channel most off) where a copy shows it, a colour reads as itself
+
+
+def lost_colours(picture: Image.Image, copy: Image.Image, height: int | None = None) -> dict[tuple[int, int, int], int]:
+    """The colours the docs' `copy` of `picture` (`shrink(picture, height)`'s size) no longer shows
+    as they are, each with how far off it is: those covering at least MEANING pixels of `picture`
+    whose pixels in the copy are, by their median, more than KEPT off."""
+    want = np.asarray(shrink(picture, height), dtype=np.int16).reshape(-1, 3)
+    off = np.abs(np.asarray(copy.convert("RGB"), dtype=np.int16).reshape(-1, 3) - want).max(axis=1)
+    meaning = [colour for count, colour in picture.convert("RGB").getcolors(picture.width * picture.height)
+               if count >= MEANING]
+    # Where the copy shows each colour: where the picture made small is within 8 of it (scaling
+    # blurs its edges), found among that one's few thousand distinct colours, not its every pixel.
+    packed, where = np.unique(want.astype(np.int32) @ [1 << 16, 1 << 8, 1], return_inverse=True)
+    seen = np.stack([packed >> 16, packed >> 8 & 255, packed & 255], axis=1)
+    near = np.abs(seen[:, None, :] - np.array(meaning, dtype=np.int32).reshape(1, -1, 3)).max(axis=2) <= 8
+    lost = {}
+    for k, colour in enumerate(meaning):
+        shown = off[near[where, k]]
+        if shown.size and (median := round(np.median(shown))) > KEPT:
+            lost[colour] = median
+    return lost
+
+
+def docs_announcement(game_name: str, seed: int) -> bytes | None:
+    """The announcement picture the game's doc shows: the last one drawn by the middle of a whole game
+    by bots (in memory), so that it shows the game under way (the first one when none is drawn by
+    then); None for a game that draws none."""
+    game = get_game(game_name)
+    settings = default_settings(game)
+    states = bot_states(game, bot_names(game.default_players or game.max_players), seed, settings["config"],
+                        settings["data"])
+    drawn, played = [], 0
+    for played, state in enumerate(states):
+        if played and (png := game.picture(state)):  # the set-up is announced by no picture
+            drawn.append((played, png))
+    if not drawn:
+        return None
+    middle = (played + 1) // 2  # `played`: the rounds of the whole game
+    return ([png for r, png in drawn if r <= middle] or [drawn[0][1]])[-1]
 
 
 def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pdftoppm: str,
@@ -164,12 +221,12 @@ def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pd
         if docs is not None:
             session = engine.open_session(XlsxBackend(folder))
             submit = get_game(game).submit_tabs(session.state, names[0])[0].name.replace(" ", "_")
-            small(out / f"{names[0]}-00-status-1.png", docs / f"{game}-status.png")
+            small(Image.open(out / f"{names[0]}-00-status-1.png"), docs / f"{game}-status.png")
             # The top of the submit tab: what was typed and a few of the shaded rows left to type in.
-            small(next(out.glob(f"{names[0]}-[0-9][0-9]-{submit}-1.png")), docs / f"{game}-submit.png", height=180)
-            announced = sorted((folder / "announcements").glob("round-*.png"))
-            if announced:
-                small(announced[-1], docs / f"{game}-announcement.png")
+            submitted = next(out.glob(f"{names[0]}-[0-9][0-9]-{submit}-1.png"))
+            small(Image.open(submitted), docs / f"{game}-submit.png", height=180)
+            if announced := docs_announcement(game, seed):
+                small(Image.open(io.BytesIO(announced)), docs / f"{game}-announcement.png")
     return 0
 
 
