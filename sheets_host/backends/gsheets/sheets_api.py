@@ -34,6 +34,7 @@ DATE_TYPES = frozenset({"DATE", "TIME", "DATE_TIME"})
 EPOCH = datetime(1899, 12, 30)  # day 0 of a serial number (Sheets has no 1900 leap day)
 # Every cell field a tab written whole is given (the rest of the sheet has them cleared).
 WRITTEN_FIELDS = "userEnteredValue,userEnteredFormat,note,dataValidation"
+FILL = "backgroundColorStyle"  # the CellFormat field of a background (`fill`)
 COLUMN_FIELDS = ("userEnteredFormat.numberFormat,userEnteredFormat.horizontalAlignment,"
                  "userEnteredFormat.verticalAlignment,userEnteredFormat.wrapStrategy,dataValidation")
 
@@ -210,8 +211,8 @@ def replace_tab(tabs: dict[str, Tab], title: str, rows: list[list[object]], layo
         out.append({"repeatCell": {
             "range": {"sheetId": tab.sheet_id, "startRowIndex": sent, "endRowIndex": input_end,
                       "startColumnIndex": 0, "endColumnIndex": len(columns)},
-            "cell": {"userEnteredFormat": {"backgroundColor": color(INPUT_FILL)}},
-            "fields": "userEnteredFormat.backgroundColor",
+            "cell": {"userEnteredFormat": fill(INPUT_FILL)},
+            "fields": f"userEnteredFormat.{FILL}",
         }})
     return out + _column_formats(tab, columns, covered) + _row_heights(tab, layout, 0, tab.rows)
 
@@ -307,7 +308,7 @@ def _row_data(values: Sequence[object], r: int, layout: TabLayout, row_fills: Ma
         fmt: dict[str, Any] = {"textFormat": {"bold": True}} if r < frozen else {}
         colour = row_fills.get(c) or (HEADER_FILL if r < frozen else INPUT_FILL if input_row else None)
         if colour:
-            fmt["backgroundColor"] = color(colour)
+            fmt.update(fill(colour))
         if fmt:
             cell["userEnteredFormat"] = fmt
         if r == 0 and c < len(columns) and columns[c].note:
@@ -380,10 +381,10 @@ def append_rows(tab: Tab, rows: list[list[object]], whole: TabLayout | None = No
         row_fills = fills.get(1 + i, {})
         cells = [cell_data(row[c]) if c < len(row) else {} for c in range(max(len(row), max(row_fills, default=-1) + 1))]
         for c, colour in row_fills.items():
-            cells[c]["userEnteredFormat"] = {"backgroundColor": color(colour)}
+            cells[c]["userEnteredFormat"] = fill(colour)
         data.append(row_data(cells))
     out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": data,
-                                "fields": "userEnteredValue,userEnteredFormat.backgroundColor"}})
+                                "fields": f"userEnteredValue,userEnteredFormat.{FILL}"}})
     out += _column_cells(tab, layout.columns, start, start + len(rows))
     if layout.heights:
         placed = replace(layout, heights={start - 1 + r: h for r, h in layout.heights.items()})
@@ -422,13 +423,14 @@ def column_cell(column: ColumnLayout) -> dict[str, Any]:
     return cell
 
 
-def color(rgb: str) -> dict[str, float]:
-    """'D9E2F3' as a Google Color.
+def fill(rgb: str) -> dict[str, dict[str, dict[str, float]]]:
+    """A cell's background 'D9E2F3', as the CellFormat field that holds it: its ColorStyle (the
+    discovery document marks the plain `backgroundColor` deprecated).
 
-    >>> color("FF8000")
-    {'red': 1.0, 'green': 0.502, 'blue': 0.0}
+    >>> fill("FF8000")
+    {'backgroundColorStyle': {'rgbColor': {'red': 1.0, 'green': 0.502, 'blue': 0.0}}}
     """
-    return dict(_fractions(rgb))
+    return {FILL: {"rgbColor": dict(_fractions(rgb))}}
 
 
 @functools.lru_cache(maxsize=256)
