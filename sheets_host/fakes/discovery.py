@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .discovery_masks import check_mask, suggest
+from .discovery_masks import check_mask, deprecated, suggest
 from .discovery_services import Method, Service
 from .discovery_values import check_body, query_value
 
@@ -242,6 +242,8 @@ def _check_query(m: Method, query: Mapping[str, list[str]], out: list[str]) -> N
         if spec is None:
             out.append(f"unknown query parameter {name}{suggest(name, known)}")
             continue
+        if spec.get("deprecated"):
+            out.append(deprecated(f"query parameter {name}", spec))
         if len(values) > 1 and not spec.get("repeated"):
             out.append(f"query parameter {name} is given {len(values)} times but is not repeated")
         for value in values:

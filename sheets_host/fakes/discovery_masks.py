@@ -103,6 +103,8 @@ def check_mask(service: Service, text: str, root: str | None) -> list[str]:
                 continue
             if props and key in props:
                 prop = props[key]
+                if prop.get("deprecated"):
+                    problems.append(deprecated(f"{name}.{key}", prop))
             elif isinstance(extra, dict):
                 prop = extra  # a map's key
             else:
@@ -131,6 +133,13 @@ def _through(service: Service, schema: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _article(kind: str) -> str:
     return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def deprecated(what: str, spec: Mapping[str, Any]) -> str:
+    """The finding for a property or parameter the document marks deprecated, with the advice its
+    description gives ("Deprecated: Use background_color_style.")."""
+    advice = re.search(r"Deprecated[:;]?\s*(\S.*)", spec.get("description", ""), re.DOTALL)
+    return f"{what} is deprecated" + (f" ({advice.group(1).strip()})" if advice else "")
 
 
 def suggest(name: str, known: Iterable[str]) -> str:

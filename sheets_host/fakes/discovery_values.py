@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .discovery_masks import check_mask, parse_mask, suggest
+from .discovery_masks import check_mask, deprecated, parse_mask, suggest
 from .discovery_services import Method
 
 
@@ -124,6 +124,8 @@ class _Body:
         props = props or {}
         for key, item in value.items():
             if key in props:
+                if props[key].get("deprecated"):
+                    self.out.append(f"{where}.{key}: {deprecated(f'{what}.{key}', props[key])}")
                 self.value(item, props[key], f"{where}.{key}")
             elif isinstance(extra, dict):
                 self.value(item, extra, f"{where}[{key!r}]")

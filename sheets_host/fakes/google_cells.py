@@ -6,6 +6,7 @@ A cell is kept as the part of Google's ``CellData`` that a client sets: ``userEn
 ``userEnteredFormat``, ``note`` and ``dataValidation``; ``effectiveValue``, ``formattedValue`` and
 ``effectiveFormat`` are computed when read. Cell fields and formats the fake does not know are
 refused, as is an empty dropdown list, so a gap fails a test.
+Colours: `sheets_host.fakes.google_colours`.
 """
 
 from __future__ import annotations
@@ -19,16 +20,19 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from .google_colours import SPREADSHEET_THEME, as_read, check_colours, plain_colours, take
 from .google_model import FakeFile, FakeSheet, GoogleError, GridPart, Mask, cell_index, parse_mask, submask, wants
 
 CELL_FIELDS = ("userEnteredValue", "userEnteredFormat", "note", "dataValidation")
 _VALUE_KINDS = ("stringValue", "numberValue", "boolValue", "formulaValue")
-_FORMAT_FIELDS = {"numberFormat", "backgroundColor", "horizontalAlignment", "verticalAlignment", "wrapStrategy", "textFormat"}
+_FORMAT_FIELDS = {"numberFormat", "backgroundColor", "backgroundColorStyle", "horizontalAlignment", "verticalAlignment",
+                  "wrapStrategy", "textFormat"}
 _NUMBER_TYPES = {"TEXT", "NUMBER", "PERCENT", "CURRENCY", "DATE", "TIME", "DATE_TIME", "SCIENTIFIC"}
 _DATE_TYPES = {"DATE", "TIME", "DATE_TIME"}
 _ENUMS = {"horizontalAlignment": {"LEFT", "CENTER", "RIGHT"}, "verticalAlignment": {"TOP", "MIDDLE", "BOTTOM"},
           "wrapStrategy": {"OVERFLOW_CELL", "LEGACY_WRAP", "CLIP", "WRAP"}}
-_TEXT_FORMAT = {"bold", "italic", "strikethrough", "underline", "fontSize", "fontFamily", "foregroundColor"}
+_TEXT_FORMAT = {"bold", "italic", "strikethrough", "underline", "fontSize", "fontFamily", "foregroundColor",
+                "foregroundColorStyle"}
 _RULE_FIELDS = {"condition", "inputMessage", "strict", "showCustomUi"}
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 100, 21  # pixels
 
@@ -64,7 +68,8 @@ def spreadsheet_resource(file: FakeFile, *, grid: bool = False, ranges: list[Gri
         sheets.append(entry)
     resource = {
         "spreadsheetId": file.id,
-        "properties": {"title": file.name, "locale": file.locale, "autoRecalc": "ON_CHANGE", "timeZone": "Etc/GMT"},
+        "properties": {"title": file.name, "locale": file.locale, "autoRecalc": "ON_CHANGE", "timeZone": "Etc/GMT",
+                       "spreadsheetTheme": SPREADSHEET_THEME},
         "sheets": sheets,
         "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{file.id}/edit",
     }
@@ -107,6 +112,8 @@ def cell_data(sheet: FakeSheet, cell: dict[str, Any], computed: bool = True, for
     """A stored cell as CellData, with what Google computes: the effective and formatted values
     (`computed`) and the effective format (`formats`)."""
     out = dict(cell)  # stored cells are never changed in place (see apply_cell)
+    if "userEnteredFormat" in cell:
+        out["userEnteredFormat"] = as_read(cell["userEnteredFormat"])
     entered = cell.get("userEnteredValue")
     if entered and computed:
         value = effective_value(sheet, cell)
@@ -117,20 +124,24 @@ def cell_data(sheet: FakeSheet, cell: dict[str, Any], computed: bool = True, for
     return out
 
 
-_DEFAULT_FORMAT: dict[str, Any] = {
-    "backgroundColor": {"red": 1, "green": 1, "blue": 1}, "verticalAlignment": "BOTTOM", "wrapStrategy": "OVERFLOW_CELL",
-    "textFormat": {"foregroundColor": {}, "fontFamily": "arial", "fontSize": 10, "bold": False, "italic": False,
-                   "strikethrough": False, "underline": False},
-}
+# Google's format of a cell nobody formatted, as a read answers it.
+_DEFAULT_FORMAT: dict[str, Any] = as_read({
+    "backgroundColorStyle": {"rgbColor": {"red": 1, "green": 1, "blue": 1}}, "verticalAlignment": "BOTTOM",
+    "wrapStrategy": "OVERFLOW_CELL",
+    "textFormat": {"foregroundColorStyle": {"rgbColor": {}}, "fontFamily": "arial", "fontSize": 10, "bold": False,
+                   "italic": False, "strikethrough": False, "underline": False},
+})
 
 
 def effective_format(entered: dict[str, Any]) -> dict[str, Any]:
-    """Google's defaults under what was entered (numberFormat only when one was set); read-only."""
+    """Google's defaults under what was entered (numberFormat only when one was set), the text
+    format field by field; read-only."""
     if not entered:
         return _DEFAULT_FORMAT
-    base = dict(_DEFAULT_FORMAT)
-    for key, value in entered.items():
-        base[key] = {**base[key], **value} if isinstance(base.get(key), dict) and isinstance(value, dict) else value
+    shown = as_read(entered)
+    base = {**_DEFAULT_FORMAT, **shown}
+    if "textFormat" in shown:
+        base["textFormat"] = {**_DEFAULT_FORMAT["textFormat"], **shown["textFormat"]}
     return base
 
 
@@ -354,20 +365,10 @@ def check_format(fmt: Any) -> None:
     if number is not None and (not isinstance(number, dict) or number.keys() - {"type", "pattern"}
                                or number.get("type") not in _NUMBER_TYPES):
         raise GoogleError(400, f"fake: bad numberFormat {number!r}")
-    if "backgroundColor" in fmt:
-        check_colour(fmt["backgroundColor"])
     text = fmt.get("textFormat")
-    if text is not None:
-        if not isinstance(text, dict) or text.keys() - _TEXT_FORMAT:
-            raise GoogleError(400, f"fake: textFormat {text!r} is not supported")
-        if "foregroundColor" in text:
-            check_colour(text["foregroundColor"])
-
-
-def check_colour(colour: Any) -> None:
-    if (not isinstance(colour, dict) or colour.keys() - {"red", "green", "blue", "alpha"}
-            or not all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in colour.values())):
-        raise GoogleError(400, f"fake: bad colour {colour!r}")
+    if text is not None and (not isinstance(text, dict) or text.keys() - _TEXT_FORMAT):
+        raise GoogleError(400, f"fake: textFormat {text!r} is not supported")
+    check_colours(fmt)
 
 
 def check_rule(rule: Any) -> None:
@@ -391,40 +392,45 @@ def apply_cell(sheet: FakeSheet, row: int, col: int, data: dict[str, Any], mask:
     and cells may share the (read-only) values of one request."""
     cell = dict(sheet.cells.get((row, col), {}))
     for key, sub in mask.items():
-        if sub is None or key != "userEnteredFormat":
-            if key in data:
-                cell[key] = data[key]
+        if key == "userEnteredFormat":
+            fmt = _format(cell.get(key, {}), data.get(key, {}), sub)
+            if fmt:
+                cell[key] = fmt
             else:
                 cell.pop(key, None)
-            continue
-        fmt = dict(cell.get("userEnteredFormat", {}))
-        given = data.get("userEnteredFormat", {})
-        for part, deeper in sub.items():
-            if deeper is not None and part == "textFormat":
-                text = dict(fmt.get("textFormat", {}))
-                for t in deeper:
-                    if t in given.get("textFormat", {}):
-                        text[t] = given["textFormat"][t]
-                    else:
-                        text.pop(t, None)
-                if text:
-                    fmt["textFormat"] = text
-                else:
-                    fmt.pop("textFormat", None)
-            elif part in given:
-                fmt[part] = given[part]
-            else:
-                fmt.pop(part, None)
-        if fmt:
-            cell["userEnteredFormat"] = fmt
+        elif key in data:
+            cell[key] = data[key]
         else:
-            cell.pop("userEnteredFormat", None)
+            cell.pop(key, None)
     if cell.get("userEnteredValue") == {"stringValue": ""}:
         cell.pop("userEnteredValue")
     if cell:
         sheet.cells[(row, col)] = cell
     else:
         sheet.cells.pop((row, col), None)
+
+
+def _format(old: dict[str, Any], given: dict[str, Any], mask: Mask | None) -> dict[str, Any]:
+    """A cell's format `old` with the fields of `mask` (a CellFormat mask; None: all of it) set
+    from `given`, its colours kept as styles."""
+    if mask is None:
+        if not plain_colours(given):
+            return given  # as sent, most often: read-only, shared by the cells of one request
+        old, mask = {}, dict.fromkeys(given)
+    fmt = dict(old)
+    for part, deeper in mask.items():
+        if part != "textFormat":
+            take(fmt, given, part)
+            continue
+        sent = given.get("textFormat", {})
+        text = {} if deeper is None else dict(fmt.get("textFormat", {}))
+        for key in sent if deeper is None else deeper:
+            take(text, sent, key)
+        if text:
+            fmt["textFormat"] = text
+        else:
+            fmt.pop("textFormat", None)
+    return fmt
 
 
 def cell_mask(fields: Any) -> Mask:

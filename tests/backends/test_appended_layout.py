@@ -60,8 +60,8 @@ def test_rows_appended_on_google_look_as_the_whole_tab_written_whole_in_one_requ
     assert len(fake.requests) == before + 1  # the formats are more of the one batchUpdate
     assert fake.values(book.id, "history")[2:] == [["summoning attack", "fire " * 30, 2.25], ["duel", "ward", 3]]
     red = {"red": 0.9725, "green": 0.8431, "blue": 0.8549}  # PROBLEM_FILL
-    assert [fake.cell_data(book.id, "history", f"{c}3")["userEnteredFormat"]["backgroundColor"] for c in "ABC"] == [red] * 3
-    assert "backgroundColor" not in fake.cell_data(book.id, "history", "A4")["userEnteredFormat"]
+    assert [fake.cell_data(book.id, "history", f"{c}3")["userEnteredFormat"]["backgroundColorStyle"] for c in "ABC"] == [{"rgbColor": red}] * 3
+    assert "backgroundColorStyle" not in fake.cell_data(book.id, "history", "A4")["userEnteredFormat"]
     assert fake.cell_data(book.id, "history", "B3")["userEnteredFormat"]["wrapStrategy"] == "WRAP"
     score = fake.cell_data(book.id, "history", "C4")["userEnteredFormat"]
     assert score["numberFormat"] == {"type": "NUMBER", "pattern": "#,##0.00"} and score["horizontalAlignment"] == "RIGHT"

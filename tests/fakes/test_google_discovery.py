@@ -9,6 +9,7 @@ import pytest
 
 from sheets_host.fakes import discovery as google_discovery
 from sheets_host.fakes.discovery import check_request, unchecked, validate
+from sheets_host.fakes.discovery_masks import check_mask
 
 SHEETS = "https://sheets.googleapis.com/v4/spreadsheets/abc123"
 DRIVE = "https://www.googleapis.com/drive/v3/files"
@@ -184,7 +185,7 @@ def test_field_mask_syntax(mask, problem):
 
 def test_field_masks_in_the_body_are_relative_to_the_request_root():
     cell = {"range": {"sheetId": 0}, "rows": [{"values": [{"userEnteredValue": {"stringValue": "x"}}]}]}
-    assert batch({"updateCells": {**cell, "fields": "userEnteredValue,userEnteredFormat(textFormat/bold,backgroundColor)"}}) == []
+    assert batch({"updateCells": {**cell, "fields": "userEnteredValue,userEnteredFormat(textFormat/bold,backgroundColorStyle)"}}) == []
     assert batch({"updateCells": {**cell, "fields": "*"}}) == []
     assert batch({"appendCells": {"sheetId": 0, "rows": cell["rows"], "fields": "userEnteredValue,note"}}) == []
     one(batch({"updateCells": {**cell, "fields": "rows.values.userEnteredValue"}}), "updateCells.fields=", "no field 'rows' in CellData")
@@ -244,3 +245,131 @@ def test_the_fake_fails_the_test_on_a_request_google_refuses_without_retrying():
     with pytest.raises(AssertionError, match="unknown field 'withLink'"):
         http.request("post", f"{DRIVE}/x/permissions", json={"type": "anyone", "role": "reader", "withLink": False})
     assert fake.requests == [] and fake.sleeps == []
+
+
+# -- deprecated fields -----------------------------------------------------------------------------
+# Issue 34: every colour went as CellFormat.backgroundColor, which the document marks deprecated,
+# and nothing said so. Whatever the documents mark deprecated is a finding, wherever it is named.
+
+def _documents() -> dict[str, dict]:
+    folder = google_discovery.documents_folder()
+    assert folder is not None
+    return {name.split(".")[0]: json.loads((folder / name).read_text()) for name in google_discovery.DOCUMENTS}
+
+
+def _deprecated(doc: dict) -> list[tuple[str, str]]:
+    """(schema, property) of every property the document marks deprecated."""
+    return [(name, key) for name, schema in doc["schemas"].items()
+            for key, spec in schema.get("properties", {}).items() if spec.get("deprecated")]
+
+
+def _path_to(doc: dict, root: str, target: str) -> list[str] | None:
+    """The properties leading from schema `root` to an object of schema `target` ("[]" crosses a
+    list, "{}" a map), the shortest; None when none does."""
+    schemas, seen, queue = doc["schemas"], {root}, [(root, [])]
+    while queue:
+        name, path = queue.pop(0)
+        if name == target:
+            return path
+        for key, spec in schemas[name].get("properties", {}).items():
+            steps, inner = [key], spec
+            while "$ref" not in inner and inner.get("type") in ("array", "object"):
+                inner = inner.get("items") or inner.get("additionalProperties") or {}
+                steps.append("[]" if spec.get("type") == "array" else "{}")
+            ref = inner.get("$ref")
+            if ref and ref not in seen:
+                seen.add(ref)
+                queue.append((ref, path + steps))
+    return None
+
+
+def _nest(path: list[str], leaf: object) -> object:
+    for step in reversed(path):
+        leaf = [leaf] if step == "[]" else {"k": leaf} if step == "{}" else {step: leaf}
+    return leaf
+
+
+def _bodies(doc: dict) -> dict[str, tuple[str, str]]:
+    """Each method with a request body: (verb, URL) to send it to."""
+    root = f"https://{doc['rootUrl'].split('//')[1]}{doc['servicePath']}"
+    out = {}
+
+    def walk(resource):
+        for spec in resource.get("methods", {}).values():
+            if "request" in spec:
+                out[spec["request"]["$ref"]] = (spec["httpMethod"], root + spec["path"].replace("{", "").replace("}", "").replace("+", ""))
+        for sub in resource.get("resources", {}).values():
+            walk(sub)
+
+    walk(doc)
+    return out
+
+
+def test_every_property_the_documents_mark_deprecated_is_a_finding_in_any_body_that_can_hold_it():
+    sent = 0
+    for service, doc in _documents().items():
+        bodies = _bodies(doc)
+        for schema, key in _deprecated(doc):
+            for request, (verb, url) in bodies.items():
+                path = _path_to(doc, request, schema)
+                if path is not None:
+                    break
+            else:
+                continue  # only in answers (Drive's About, Change): no request can send it
+            findings = validate(verb, url, None, _nest(path + [key], {}))
+            assert any(f"{schema}.{key} is deprecated" in f for f in findings), (service, schema, key, findings)
+            sent += 1
+    assert sent >= 30  # Sheets' colours, borders, filters and charts; Drive's File and Permission
+
+
+def test_a_colour_of_a_cell_is_sent_as_its_style():
+    cell = {"range": {"sheetId": 0}, "fields": "userEnteredFormat"}
+    style = {"rgbColor": {"red": 1, "green": 0.5, "blue": 0}}
+    assert batch({"repeatCell": {**cell, "cell": {"userEnteredFormat": {
+        "backgroundColorStyle": style, "textFormat": {"bold": True, "foregroundColorStyle": {"themeColor": "ACCENT1"}}}}}}) == []
+    one(batch({"repeatCell": {**cell, "cell": {"userEnteredFormat": {"backgroundColor": style["rgbColor"]}}}}),
+        "requests[0].repeatCell.cell.userEnteredFormat.backgroundColor: CellFormat.backgroundColor is deprecated",
+        "background_color_style")
+    one(batch({"repeatCell": {**cell, "cell": {"userEnteredFormat": {"textFormat": {"foregroundColor": {}}}}}}),
+        "TextFormat.foregroundColor is deprecated")
+    border = {"style": "SOLID", "color": {"red": 1}}
+    one(batch({"updateBorders": {"range": {"sheetId": 0}, "top": border}}), "Border.color is deprecated")
+
+
+def test_every_deprecated_field_named_in_a_field_mask_is_a_finding():
+    """A body's masks (relative to their roots) and the `fields` of an answer alike."""
+    services = google_discovery._services()
+    docs, named = _documents(), 0
+    for service in services:
+        doc = docs[service.name]
+        for request, (root, _) in service.mask_roots.items():
+            for schema, key in _deprecated(doc):
+                path = _path_to(doc, root, schema) if root else None
+                if path is None:
+                    continue
+                mask = ".".join("k" if step == "{}" else step for step in path + [key] if step != "[]")  # a map's key
+                findings = check_mask(service, mask, root)
+                assert any(f"{schema}.{key} is deprecated" in f for f in findings), (request, mask, findings)
+                named += 1
+    assert named >= 20
+    one(batch({"repeatCell": {"range": {"sheetId": 0}, "cell": {}, "fields": "userEnteredFormat.backgroundColor"}}),
+        "repeatCell.fields='userEnteredFormat.backgroundColor'", "CellFormat.backgroundColor is deprecated")
+    one(batch({"updateSheetProperties": {"properties": {"sheetId": 1}, "fields": "tabColor"}}), "SheetProperties.tabColor is deprecated")
+    one(validate("GET", SHEETS, {"fields": "sheets(data(rowData(values(effectiveFormat(backgroundColor)))))"}),
+        "query parameter fields=", "CellFormat.backgroundColor is deprecated")
+    assert validate("GET", SHEETS, {"fields": "sheets(data(rowData(values(effectiveFormat(backgroundColorStyle)))))"}) == []
+
+
+def test_every_query_parameter_the_documents_mark_deprecated_is_a_finding():
+    """Drive's `supportsTeamDrives`, `corpus`, `enforceSingleParent`..."""
+    docs, given = _documents(), 0
+    for method in (m for s in google_discovery._services() for m in s.methods if not m.upload):
+        for name, spec in method.spec.get("parameters", {}).items():
+            if spec.get("location") == "query" and spec.get("deprecated"):
+                url = "https://" + method.template.replace("{", "").replace("}", "").replace("+", "")
+                value = spec.get("enum", ["true" if spec.get("type") == "boolean" else "x"])[-1]
+                findings = validate(method.verb, url, {name: value}, {} if "request" in method.spec else None)
+                assert any(f"query parameter {name} is deprecated" in f for f in findings), (method.id, name, findings)
+                given += 1
+    assert given >= 30 and docs
+    one(validate("GET", DRIVE, {"supportsTeamDrives": "true"}), "supportsTeamDrives is deprecated", "supportsAllDrives")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections import Counter
 from datetime import datetime, time, timedelta
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -22,6 +23,7 @@ NEW_TAB_ROWS, NEW_TAB_COLUMNS = 1000, 26
 PIXELS_PER_CHARACTER, PADDING_PIXELS = 7, 10
 # A row's height: Google's default in pixels, and pixels a point (a layout's heights are in points).
 DEFAULT_ROW_PIXELS, PIXELS_PER_POINT = 21, 4 / 3
+DEFAULT_COLUMN_PIXELS = 100  # Google's, a column of a new tab
 LIST_LIMIT = 500  # the most items a dropdown is given
 PROPERTIES = ("properties(sheetId,title,gridProperties(rowCount,columnCount,frozenRowCount)),"
               "protectedRanges(protectedRangeId,description)")
@@ -34,6 +36,7 @@ DATE_TYPES = frozenset({"DATE", "TIME", "DATE_TIME"})
 EPOCH = datetime(1899, 12, 30)  # day 0 of a serial number (Sheets has no 1900 leap day)
 # Every cell field a tab written whole is given (the rest of the sheet has them cleared).
 WRITTEN_FIELDS = "userEnteredValue,userEnteredFormat,note,dataValidation"
+FILL = "backgroundColorStyle"  # the CellFormat field of a background (`fill`)
 COLUMN_FIELDS = ("userEnteredFormat.numberFormat,userEnteredFormat.horizontalAlignment,"
                  "userEnteredFormat.verticalAlignment,userEnteredFormat.wrapStrategy,dataValidation")
 
@@ -191,6 +194,7 @@ def replace_tab(tabs: dict[str, Tab], title: str, rows: list[list[object]], layo
     width = max(1, len(columns), *map(len, rows))
     out: list[dict[str, Any]] = []
     tab = tabs.get(title)
+    added = tab is None  # a new tab has Google's default sizes: only others are sent
     if tab is None:
         tab = tabs[title] = Tab(free_sheet_id(tabs.values()), max(height, NEW_TAB_ROWS), max(width, NEW_TAB_COLUMNS), [], frozen)
         grid = {"rowCount": tab.rows, "columnCount": tab.cols}
@@ -210,10 +214,11 @@ def replace_tab(tabs: dict[str, Tab], title: str, rows: list[list[object]], layo
         out.append({"repeatCell": {
             "range": {"sheetId": tab.sheet_id, "startRowIndex": sent, "endRowIndex": input_end,
                       "startColumnIndex": 0, "endColumnIndex": len(columns)},
-            "cell": {"userEnteredFormat": {"backgroundColor": color(INPUT_FILL)}},
-            "fields": "userEnteredFormat.backgroundColor",
+            "cell": {"userEnteredFormat": fill(INPUT_FILL)},
+            "fields": f"userEnteredFormat.{FILL}",
         }})
-    return out + _column_formats(tab, columns, covered) + _row_heights(tab, layout, 0, tab.rows)
+    return (out + _column_formats(tab, columns, covered, added)
+            + _sizes(tab, "ROWS", 0, _heights(layout, 0, tab.rows), DEFAULT_ROW_PIXELS if added else None))
 
 
 def patch_tab(tab: Tab, before: Sequence[Sequence[object]], rows: list[list[object]],
@@ -257,8 +262,9 @@ def patch_tab(tab: Tab, before: Sequence[Sequence[object]], rows: list[list[obje
         data = [_row_data(rows[1 + i] if i < len(new) else [], 1 + i, layout, fills.get(1 + i, {})) for i in range(head, end)]
         out.append({"updateCells": {"range": {"sheetId": tab.sheet_id, "startRowIndex": 1 + head, "endRowIndex": 1 + end},
                                     "rows": data, "fields": WRITTEN_FIELDS}})
-    heights = _row_heights(tab, layout, 0, 1) + (_row_heights(tab, layout, 1 + head, 1 + end) if end > head else [])
-    return out + _column_formats(tab, layout.columns, len(new)) + heights
+    # The header's height and the rows sent, in one run where they meet.
+    heights = _heights(layout, 0, 1) + [None] * head + _heights(layout, 1 + head, 1 + end)
+    return out + _column_formats(tab, layout.columns, len(new)) + _sizes(tab, "ROWS", 0, heights)
 
 
 def _shown(row: Sequence[object]) -> list[str | None]:
@@ -307,7 +313,7 @@ def _row_data(values: Sequence[object], r: int, layout: TabLayout, row_fills: Ma
         fmt: dict[str, Any] = {"textFormat": {"bold": True}} if r < frozen else {}
         colour = row_fills.get(c) or (HEADER_FILL if r < frozen else INPUT_FILL if input_row else None)
         if colour:
-            fmt["backgroundColor"] = color(colour)
+            fmt.update(fill(colour))
         if fmt:
             cell["userEnteredFormat"] = fmt
         if r == 0 and c < len(columns) and columns[c].note:
@@ -316,10 +322,12 @@ def _row_data(values: Sequence[object], r: int, layout: TabLayout, row_fills: Ma
     return row_data(cells)
 
 
-def _column_formats(tab: Tab, columns: Sequence[ColumnLayout], body_rows: int) -> list[dict[str, Any]]:
+def _column_formats(tab: Tab, columns: Sequence[ColumnLayout], body_rows: int, added: bool = False) -> list[dict[str, Any]]:
     """Each run of alike columns: number format, alignment, wrapping and dropdown over the first
-    `body_rows` body rows, and the columns' widths (a few requests, however many rows)."""
-    return (_column_cells(tab, columns, 1, 1 + body_rows) if body_rows else []) + _widths(tab, columns, range(len(columns)))
+    `body_rows` body rows, and the columns' widths (a few requests, however many rows); `added`:
+    the tab is new, its columns Google's default width."""
+    return ((_column_cells(tab, columns, 1, 1 + body_rows) if body_rows else [])
+            + _widths(tab, columns, range(len(columns)), DEFAULT_COLUMN_PIXELS if added else None))
 
 
 def _column_cells(tab: Tab, columns: Sequence[ColumnLayout], start: int, end: int) -> list[dict[str, Any]]:
@@ -332,24 +340,48 @@ def _column_cells(tab: Tab, columns: Sequence[ColumnLayout], start: int, end: in
     }} for c0, c1, column in runs(columns, lambda col: (col.number_format, col.align, col.wrap, col.clip, col.choices))]
 
 
-def _widths(tab: Tab, columns: Sequence[ColumnLayout], which: Collection[int]) -> list[dict[str, Any]]:
-    """The requests giving the columns `which` their widths: one a run of alike columns."""
-    sizes = [column.width * PIXELS_PER_CHARACTER + PADDING_PIXELS if c in which else None for c, column in enumerate(columns)]
-    return [{"updateDimensionProperties": {
-        "range": {"sheetId": tab.sheet_id, "dimension": "COLUMNS", "startIndex": c0, "endIndex": c1},
-        "properties": {"pixelSize": size}, "fields": "pixelSize",
-    }} for c0, c1, size in runs(sizes, lambda size: size) if size is not None]
+def _widths(tab: Tab, columns: Sequence[ColumnLayout], which: Collection[int], fresh: int | None = None) -> list[dict[str, Any]]:
+    """The requests giving the columns `which` their widths (`_sizes`)."""
+    return _sizes(tab, "COLUMNS", 0, [column.width * PIXELS_PER_CHARACTER + PADDING_PIXELS if c in which else None
+                                      for c, column in enumerate(columns)], fresh)
 
 
-def _row_heights(tab: Tab, layout: TabLayout, start: int, end: int) -> list[dict[str, Any]]:
-    """The requests giving sheet rows [start, end) the layout's heights, the others the default
-    (a row that held wrapped text before may not now): one a run of rows of the same height."""
-    pixels = [round(layout.heights[r] * PIXELS_PER_POINT) if r in layout.heights else DEFAULT_ROW_PIXELS
-              for r in range(start, end)]
-    return [{"updateDimensionProperties": {
-        "range": {"sheetId": tab.sheet_id, "dimension": "ROWS", "startIndex": start + r0, "endIndex": start + r1},
-        "properties": {"pixelSize": size}, "fields": "pixelSize",
-    }} for r0, r1, size in runs(pixels, lambda size: size)]
+def _heights(layout: TabLayout, start: int, end: int) -> list[int]:
+    """The heights in pixels of sheet rows [start, end): the layout's, the others the default (a
+    row that held wrapped text before may not now)."""
+    return [round(layout.heights[r] * PIXELS_PER_POINT) if r in layout.heights else DEFAULT_ROW_PIXELS
+            for r in range(start, end)]
+
+
+def _sizes(tab: Tab, dimension: str, start: int, pixels: Sequence[int | None], fresh: int | None = None) -> list[dict[str, Any]]:
+    """The requests giving rows (or columns) start, start + 1... of `tab` the sizes `pixels`
+    (None: left as they are): one a run of adjacent ones of one size, none for a run of `fresh`,
+    the size all have now (a new tab's default), if known. Over a stretch of sizes given, the size
+    most runs share, if two or more, goes first over all of it and the other runs over it: fewer
+    requests, as Google applies them in order."""
+    out: list[dict[str, Any]] = []
+
+    def request(first: int, end: int, pixel_size: int) -> None:
+        out.append({"updateDimensionProperties": {
+            "range": {"sheetId": tab.sheet_id, "dimension": dimension, "startIndex": start + first, "endIndex": start + end},
+            "properties": {"pixelSize": pixel_size}, "fields": "pixelSize"}})
+
+    for first, end, given in runs(pixels, lambda pixel_size: pixel_size is None):
+        if given is None:
+            continue
+        stretch = runs(pixels[first:end], lambda pixel_size: pixel_size)
+        shared = Counter(pixel_size for _, _, pixel_size in stretch)
+        # What each size saves as the one under the others: its runs, less its own request.
+        saves = {pixel_size: n - (pixel_size != fresh) for pixel_size, n in shared.items()}
+        under = max(saves, key=lambda pixel_size: (saves[pixel_size], pixel_size == fresh))
+        if saves[under] <= 0:
+            under = None
+        elif under != fresh:
+            request(first, end, under)
+        for r0, r1, pixel_size in stretch:
+            if pixel_size != under:
+                request(first + r0, first + r1, pixel_size)
+    return out
 
 
 def append_rows(tab: Tab, rows: list[list[object]], whole: TabLayout | None = None, before: int = 0,
@@ -380,14 +412,14 @@ def append_rows(tab: Tab, rows: list[list[object]], whole: TabLayout | None = No
         row_fills = fills.get(1 + i, {})
         cells = [cell_data(row[c]) if c < len(row) else {} for c in range(max(len(row), max(row_fills, default=-1) + 1))]
         for c, colour in row_fills.items():
-            cells[c]["userEnteredFormat"] = {"backgroundColor": color(colour)}
+            cells[c]["userEnteredFormat"] = fill(colour)
         data.append(row_data(cells))
     out.append({"appendCells": {"sheetId": tab.sheet_id, "rows": data,
-                                "fields": "userEnteredValue,userEnteredFormat.backgroundColor"}})
+                                "fields": f"userEnteredValue,userEnteredFormat.{FILL}"}})
     out += _column_cells(tab, layout.columns, start, start + len(rows))
     if layout.heights:
         placed = replace(layout, heights={start - 1 + r: h for r, h in layout.heights.items()})
-        out += _row_heights(tab, placed, start, start + len(rows))
+        out += _sizes(tab, "ROWS", start, _heights(placed, start, start + len(rows)))
     return out + _widths(tab, layout.columns, wider)
 
 
@@ -422,13 +454,14 @@ def column_cell(column: ColumnLayout) -> dict[str, Any]:
     return cell
 
 
-def color(rgb: str) -> dict[str, float]:
-    """'D9E2F3' as a Google Color.
+def fill(rgb: str) -> dict[str, dict[str, dict[str, float]]]:
+    """A cell's background 'D9E2F3', as the CellFormat field that holds it: its ColorStyle (the
+    discovery document marks the plain `backgroundColor` deprecated).
 
-    >>> color("FF8000")
-    {'red': 1.0, 'green': 0.502, 'blue': 0.0}
+    >>> fill("FF8000")
+    {'backgroundColorStyle': {'rgbColor': {'red': 1.0, 'green': 0.502, 'blue': 0.0}}}
     """
-    return dict(_fractions(rgb))
+    return {FILL: {"rgbColor": dict(_fractions(rgb))}}
 
 
 @functools.lru_cache(maxsize=256)

@@ -505,16 +505,16 @@ def test_formatting_and_validation_arrive_in_the_same_single_write_as_the_values
     # What the fake now holds, as Google would.
     header = fake.cell_data(book.id, "submit", "A1")
     assert header["userEnteredFormat"]["textFormat"] == {"bold": True} and header["note"] == "a stone or a ward"
-    assert header["userEnteredFormat"]["backgroundColor"] == {"red": 0.851, "green": 0.8863, "blue": 0.9529}  # HEADER_FILL
+    assert header["userEnteredFormat"]["backgroundColorStyle"] == {"rgbColor": {"red": 0.851, "green": 0.8863, "blue": 0.9529}}  # HEADER_FILL
     assert fake.frozen_rows(book.id, "submit") == 1
     assert fake.cell(book.id, "submit", "C2") == {"stringValue": "=Ada"}  # typed text, never a formula
     amount = fake.cell_data(book.id, "submit", "B2")["userEnteredFormat"]
     assert amount["numberFormat"] == {"type": "NUMBER", "pattern": "#,##0"} and amount["horizontalAlignment"] == "RIGHT"
-    assert fake.cell_data(book.id, "submit", "A3")["userEnteredFormat"]["backgroundColor"] == {
-        "red": 0.6667, "green": 0.7333, "blue": 0.8}  # the palette's colour wins over the input shading
+    assert fake.cell_data(book.id, "submit", "A3")["userEnteredFormat"]["backgroundColorStyle"] == {"rgbColor": {
+        "red": 0.6667, "green": 0.7333, "blue": 0.8}}  # the palette's colour wins over the input shading
     for a1 in ("B3", "C6"):  # data and input rows: shaded, with the column's dropdown
         cell = fake.cell_data(book.id, "submit", a1)
-        assert cell["userEnteredFormat"]["backgroundColor"] == {"red": 1.0, "green": 0.9725, "blue": 0.8627}  # INPUT_FILL
+        assert cell["userEnteredFormat"]["backgroundColorStyle"] == {"rgbColor": {"red": 1.0, "green": 0.9725, "blue": 0.8627}}  # INPUT_FILL
     assert fake.cell_data(book.id, "submit", "C6")["dataValidation"] == dropdowns[1]
     assert fake.cell_data(book.id, "submit", "A7") == {}  # past the input rows
     assert fake.widths(book.id, "submit") == {c: layout.columns[c].width * 7 + 10 for c in range(3)}
@@ -546,7 +546,7 @@ def test_a_tab_written_without_a_layout_is_laid_out_and_a_rewrite_clears_the_old
     book.write({"board": frame([["short"]], ["story"])})
 
     assert fake.values(book.id, "board") == [["story"], ["short"]]
-    assert fake.cell_data(book.id, "board", "B10") == {} and "backgroundColor" not in fake.cell_data(
+    assert fake.cell_data(book.id, "board", "B10") == {} and "backgroundColorStyle" not in fake.cell_data(
         book.id, "board", "A2")["userEnteredFormat"]
     assert fake.cell_data(book.id, "board", "B1") == {}  # the old header cell: value and format gone
     assert set(fake.heights(book.id, "board").values()) == {21}  # the tall row back to the default

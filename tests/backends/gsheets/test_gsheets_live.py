@@ -366,3 +366,58 @@ def test_live_a_write_to_a_spreadsheet_is_in_drives_change_log(record_property):
         assert book.id in seen
     finally:
         delete_all(backend)
+
+
+# ---- issue 34: colours as styles, sizes of a new tab (docs/google.md) ----
+
+ORANGE = {"red": 1, "green": 0.502, "blue": 0}
+COLOUR_FIELDS = ("properties(spreadsheetTheme),sheets(properties(title),data(rowData(values(userEnteredFormat,effectiveFormat)),"
+                 "rowMetadata(pixelSize),columnMetadata(pixelSize)))")
+
+
+def same_colour(a: dict, b: dict) -> bool:
+    """Two Colors alike to within a channel's step (Google leaves a 0 channel out)."""
+    return all(abs(a.get(k, 0) - b.get(k, 0)) < 0.004 for k in ("red", "green", "blue"))
+
+
+def check_colours_and_new_sizes(http, sid: str) -> dict:
+    """Assumptions 15 and 16, on any Sheets API (`http`, a gspread HTTPClient): a colour sent as a
+    ColorStyle reads back as that style and as the plain Color beside it, a theme colour as the
+    theme's RGB, and the theme is the one `fakes.google_colours.THEME` has; a new tab's rows are 21
+    pixels and its columns 100. Returns what Google answered, cell A1 and B1's formats."""
+    from sheets_host.fakes.google_colours import THEME
+
+    http.batch_update(sid, {"requests": [
+        {"addSheet": {"properties": {"sheetId": 77, "title": "colours"}}},
+        {"repeatCell": {"range": {"sheetId": 77, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 0, "endColumnIndex": 1},
+                        "cell": {"userEnteredFormat": {"backgroundColorStyle": {"rgbColor": ORANGE},
+                                                       "textFormat": {"foregroundColorStyle": {"themeColor": "ACCENT1"}}}},
+                        "fields": "userEnteredFormat(backgroundColorStyle,textFormat.foregroundColorStyle)"}},
+        {"repeatCell": {"range": {"sheetId": 77, "startRowIndex": 0, "endRowIndex": 1, "startColumnIndex": 1, "endColumnIndex": 2},
+                        "cell": {"userEnteredFormat": {"backgroundColorStyle": {"themeColor": "ACCENT1"}}},
+                        "fields": "userEnteredFormat.backgroundColorStyle"}}]})
+    got = http.fetch_sheet_metadata(sid, params={"includeGridData": "true", "ranges": "'colours'!A1:B3", "fields": COLOUR_FIELDS})
+    theme = {p["colorType"]: p["color"]["rgbColor"] for p in got["properties"]["spreadsheetTheme"]["themeColors"]}
+    assert all(same_colour(theme[kind], rgb) for kind, rgb in THEME.items()), theme
+    data = got["sheets"][0]["data"][0]
+    orange, accent = data["rowData"][0]["values"]
+    for fmt in (orange["userEnteredFormat"], orange["effectiveFormat"]):
+        assert same_colour(fmt["backgroundColorStyle"]["rgbColor"], ORANGE) and same_colour(fmt["backgroundColor"], ORANGE), fmt
+        assert fmt["textFormat"]["foregroundColorStyle"] == {"themeColor": "ACCENT1"}, fmt
+        assert same_colour(fmt["textFormat"]["foregroundColor"], theme["ACCENT1"]), fmt
+    assert accent["effectiveFormat"]["backgroundColorStyle"] == {"themeColor": "ACCENT1"}, accent
+    assert same_colour(accent["effectiveFormat"]["backgroundColor"], theme["ACCENT1"]), accent
+    assert [m["pixelSize"] for m in data["rowMetadata"]] == [21] * 3
+    assert [m["pixelSize"] for m in data["columnMetadata"]] == [100] * 2
+    return {"A1": orange, "B1": accent}
+
+
+def test_live_a_colour_sent_as_its_style_reads_back_as_both_and_a_new_tab_has_the_default_sizes(record_property):
+    """Assumptions 15 and 16 (`sheets_api.fill`, `sheets_api._sizes`; `tests/fakes/test_google_formats.py`
+    and `tests/backends/gsheets/test_gsheets_requests.py` on the fake). Records what Google answered."""
+    backend = live_backend()
+    try:
+        book = backend.create("host", title("colours"))
+        record_property("colours read back", check_colours_and_new_sizes(backend.client.http_client, book.id))
+    finally:
+        delete_all(backend)

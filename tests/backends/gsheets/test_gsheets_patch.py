@@ -28,8 +28,8 @@ def batch(fake, since: int) -> list[dict]:
 def sheet_of(fake, sid: str) -> tuple[list[list[object]], dict, dict, list[int]]:
     """Values, backgrounds and number formats of tab "history", cell by cell, and its rows' heights."""
     sheet = fake.files[sid].sheet("history")
-    fills = {k: c["userEnteredFormat"].get("backgroundColor") for k, c in sheet.cells.items()
-             if c.get("userEnteredFormat", {}).get("backgroundColor")}
+    fills = {k: c["userEnteredFormat"].get("backgroundColorStyle") for k, c in sheet.cells.items()
+             if c.get("userEnteredFormat", {}).get("backgroundColorStyle")}
     formats = {k: c["userEnteredFormat"].get("numberFormat") for k, c in sheet.cells.items()
                if c.get("userEnteredFormat", {}).get("numberFormat") and "userEnteredValue" in c}
     values = fake.values(sid, "history")
