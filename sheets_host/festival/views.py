@@ -15,9 +15,10 @@ import pandas as pd
 from sheets_host.kit.game import Example, HowTo
 from sheets_host.kit.table import SubmitTab
 from .endgame import listed, ordinal
+from .event import Event
 from .pregame import PREFERENCES
 from .rules import endgame, playing, results_table, run_events
-from .state import PREGAME, FestivalState, is_run
+from .state import PREGAME, FestivalState, HandEvent, is_run
 
 
 def _pairs(rows: Sequence[tuple[str, object]]) -> pd.DataFrame:
@@ -67,13 +68,25 @@ def how_to_submit(state: FestivalState, player: str) -> list[HowTo]:
     for e in state.plan.events:
         if player not in state.assignment[e.name]:
             continue
-        if not is_run(e, state.plan.by_hand):
-            blocks.append(HowTo(("Hosted by hand: submit as its host says, not in this book.",), title=e.title))
-        elif playing(state, e):
-            blocks.append(replace(e.how_to_submit(state.events[e.name], player), title=e.title))
-        else:
-            blocks.append(HowTo(("It starts in a later round: nothing to submit for it now.",), title=e.title))
+        idle = _idle(state, e)
+        blocks.append(HowTo((f"This event {idle}.",), title=e.title) if idle else
+                      replace(e.how_to_submit(state.events[e.name], player), title=e.title))
     return blocks
+
+
+def _idle(state: FestivalState, event: Event | HandEvent) -> str | None:
+    """Why a participant submits nothing for `event` in this book this round (None: they do)."""
+    if not is_run(event, state.plan.by_hand):
+        return "is hosted by hand: submit as its host says, not in this book"
+    if not playing(state, event):
+        return "starts in a later round: nothing to submit for it now"
+    return None
+
+
+def nothing_due(state: FestivalState, player: str) -> str:
+    """Why `player` has no tab to fill in this round: each of their events, and why it asks nothing here."""
+    return "; ".join(f"{e.title} {idle}" for e in state.plan.events
+                     if player in (state.assignment or {}).get(e.name, ()) and (idle := _idle(state, e)))
 
 
 def submit_choices(state: FestivalState, player: str, tab: str) -> dict[str, list[str]]:
