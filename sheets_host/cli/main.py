@@ -159,7 +159,8 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     from sheets_host.discord import post as posting
 
     source = open_where(where, backend, credentials, auth)
-    url, webhooks = webhooks_for(where, webhook, private_webhooks, public=not dry_run)
+    url, webhooks = webhooks_for(where, webhook, private_webhooks, public=not dry_run,
+                                 instead="add --dry-run to print the messages without posting them")
     report = posting.post(source, url, dry_run=dry_run, webhooks=webhooks)
     if dry_run and as_json:  # a private message names its player: never its address
         planned = [m.as_dict() for m in report.messages]
@@ -200,7 +201,9 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     from sheets_host.watch.loop import Watch
 
     source = open_where(where, backend, credentials, auth)
-    url, webhooks = (None, None) if no_post else webhooks_for(where, webhook, private_webhooks, public=True)
+    url, webhooks = (None, None) if no_post else webhooks_for(
+        where, webhook, private_webhooks, public=True,
+        instead="add --no-post to run the game without Discord (no reminders, no results posted)")
     if url:
         echo(f"posting to {posting.shown(url)}"
              + (f", and private pictures, receipts and nudges to the players' webhooks in {webhooks}" if webhooks else ""))

@@ -1,7 +1,8 @@
 """The host's screen (issue 34, part 7): every command's output fits a 100-column terminal, in
-every game.
+every game, and a command that cannot post for want of a webhook names the way to do without.
 
-Regression: `check` on the Academy printed lines 408 characters wide (the table's `counts`).
+Regression: `check` on the Academy printed lines 408 characters wide (the table's `counts`), and
+`extend` in a game without a public webhook failed without naming `--no-post`.
 
 What may be wider (`kit.console`): a word no space breaks (a file's path, an address), alone on its
 line so that it can be copied, and machine output (`--json`).
@@ -111,3 +112,27 @@ def test_a_whole_game_and_the_benchmarks_fit_a_100_column_terminal(tmp_path, fak
     host.run("bench", "spirit-chain", "--watch", "--rounds", "2", label="bench --watch")
     host.run("bench", "wind-guide-me", "--watch", label="bench --watch")
     assert host.wide == {}
+
+
+@pytest.mark.parametrize("command, instead", [
+    (["extend", "{where}", "--hours", "2"], "--no-post"),
+    (["watch", "{where}", "--once"], "--no-post"),
+    (["post", "{where}"], "--dry-run"),
+    (["remind", "{where}"], "check")])
+def test_a_command_with_no_webhook_names_the_way_to_do_without(command, instead, tmp_path, monkeypatch):
+    for variable in (posting.WEBHOOK_ENV, posting.WEBHOOKS_ENV):
+        monkeypatch.delenv(variable, raising=False)
+    where = str(tmp_path / "game")
+    runner.invoke(app, ["new", "wind-guide-me", where, "--players", ",".join(bot_names(7)),
+                        "--set", "first deadline=2099-11-23 18:00"])
+    if command[0] == "post":
+        engine.resolve(XlsxBackend(Path(where)), early=True, allow_empty=True)
+    def deadline() -> str:
+        return engine.status(XlsxBackend(Path(where))).deadline.split(" (")[0]
+
+    before = deadline()
+    result = runner.invoke(app, [part.format(where=where) for part in command])
+    assert result.exit_code == 2 and instead in result.output, result.output
+    assert "no Discord webhook" in result.output or "no players' webhooks file" in result.output
+    assert too_wide(result.output) == []
+    assert deadline() == before  # refused before anything moved
