@@ -140,7 +140,7 @@ def nothing_due(game: Game, state: Any, player: str) -> str:
     """That `player` has nothing to submit this round, and the game's why: what their status tab
     and `check` say of whatever they type then."""
     why = game.nothing_due(state, player)
-    return f"nothing is due from you this {game.round_word}" + (f" ({why})" if why else "")
+    return f"nothing is due from you this {game.round_word}" + (f"; {why}" if why else "")
 
 
 def _rows_named(rows: Sequence[SubmitRow]) -> str:
@@ -164,8 +164,8 @@ def parse(game: Game, state: Any, player: str, rows: list[SubmitRow], window: Wi
     and they are told why (the rows stay in the archive)."""
     if not game.submits(state, player):
         typed = rows or list(aside)
-        said = (Problem(player, f"{nothing_due(game, state, player)}: what you typed ({_rows_named(typed)}) will not "
-                                "count"),) if typed else ()
+        said = (Problem(player, f"what you typed in {_rows_named(typed)} will not count: "
+                                f"{nothing_due(game, state, player)}"),) if typed else ()
         return Reading(player, rows, Parsed(None, said, "nothing"), False, list(aside))
     try:
         parsed = game.parse(state, player, rows, window)

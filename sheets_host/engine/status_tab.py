@@ -97,10 +97,9 @@ def _counts(reading: Reading | None, blocks: Sequence[HowTo]) -> str:
 
 def _idle(game: Game, state: Any, player: str, reading: Reading | None) -> str:
     """That nothing typed counts for a player with nothing due, and why."""
-    idle = nothing_due(game, state, player)
-    if reading is not None and reading.parsed.problems:  # they typed: the problem names the rows
-        return f"does not count: {idle} (the problem below)"
-    return f"{idle}: anything you type will not count"
+    if reading is not None and reading.parsed.problems:  # they typed: the problem names the rows and why
+        return f"does not count: nothing is due from you this {game.round_word} (the problem below)"
+    return f"anything you type will not count: {nothing_due(game, state, player)}"
 
 
 def verdict(game: Game, state: Any, player: str, reading: Reading) -> str:
@@ -138,7 +137,7 @@ def status_frame(session: Session, player: str | None, reading: Reading | None =
         if record is not None:
             rows.append(("", ("deadline", _deadline(record, now))))
         if record is None:  # a submit tab may still be there: nothing reads it any more
-            rows.append(("", ("your submission", "the game is over: anything you type will not count")))
+            rows.append(("", ("your submission", "anything you type will not count: the game is over")))
         elif not game.submits(state, player):
             rows.append(("", ("your submission", _idle(game, state, player, reading))))
         elif due or reading is not None:  # once locked, what the lock read (`lock` passes it) still counts

@@ -69,24 +69,33 @@ def how_to_submit(state: FestivalState, player: str) -> list[HowTo]:
         if player not in state.assignment[e.name]:
             continue
         idle = _idle(state, e)
-        blocks.append(HowTo((f"This event {idle}.",), title=e.title) if idle else
+        blocks.append(HowTo((f"This event {idle[0]}.",), title=e.title) if idle else
                       replace(e.how_to_submit(state.events[e.name], player), title=e.title))
     return blocks
 
 
-def _idle(state: FestivalState, event: Event | HandEvent) -> str | None:
+# Why a participant submits nothing for an event in this book this round, said of one event and of several.
+_BY_HAND = ("is hosted by hand: submit as its host says, not in this book",
+            "are hosted by hand: submit as their hosts say, not in this book")
+_LATER = ("starts in a later round: nothing to submit for it now", "start in a later round: nothing to submit for them now")
+
+
+def _idle(state: FestivalState, event: Event | HandEvent) -> tuple[str, str] | None:
     """Why a participant submits nothing for `event` in this book this round (None: they do)."""
     if not is_run(event, state.plan.by_hand):
-        return "is hosted by hand: submit as its host says, not in this book"
+        return _BY_HAND
     if not playing(state, event):
-        return "starts in a later round: nothing to submit for it now"
+        return _LATER
     return None
 
 
 def nothing_due(state: FestivalState, player: str) -> str:
-    """Why `player` has no tab to fill in this round: each of their events, and why it asks nothing here."""
-    return "; ".join(f"{e.title} {idle}" for e in state.plan.events
-                     if player in (state.assignment or {}).get(e.name, ()) and (idle := _idle(state, e)))
+    """Why `player` has no tab to fill in this round: their events, by why each asks nothing here."""
+    titles: dict[tuple[str, str], list[str]] = {}
+    for e in state.plan.events:
+        if player in (state.assignment or {}).get(e.name, ()) and (idle := _idle(state, e)):
+            titles.setdefault(idle, []).append(e.title)
+    return "; ".join(f"{listed(named)} {idle[len(named) > 1]}" for idle, named in titles.items())
 
 
 def submit_choices(state: FestivalState, player: str, tab: str) -> dict[str, list[str]]:

@@ -176,7 +176,7 @@ def test_at_the_end_every_player_is_told_that_nothing_typed_counts(played):
     _, end, _, _ = played
     players = {name: book for name, book in end.items() if name != "public.xlsx"}
     assert {name: book.status[:4] for name, book in players.items()
-            if ["your submission", "the game is over: anything you type will not count"] not in
+            if ["your submission", "anything you type will not count: the game is over"] not in
             [row[:2] for row in book.status[:4]]} == {}
 
 
