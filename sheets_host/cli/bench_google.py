@@ -25,6 +25,7 @@ from sheets_host.engine import commands as engine, play
 from sheets_host.engine.delivery import submit_frames
 from sheets_host.fakes.google import Call, FakeGoogle, fake_backend
 from sheets_host.games import get_game
+from sheets_host.kit.console import table
 from sheets_host.kit.game import rng_for
 
 # The fewest requests a command can send to one book: a read and a write (the host book's read
@@ -246,12 +247,12 @@ def report_lines(data: dict) -> list[str]:
     lines = [(f"{data['game']}: {data['players']} players, {data['rounds']} rounds, {data['books']} spreadsheets, "
               f"seed {data['seed']}, on a local fake of the Google Sheets API"), "",
              "Requests to each spreadsheet, the most in one run of each command:"]
-    lines += _table(rows, "  ")
+    lines += table(rows, "  ")
     lines.append("  " + ("every spreadsheet at the floor" if data["at_floor"] else
                          "ABOVE THE FLOOR: some spreadsheet gets more requests than the floor"))
     lines += ["", "Each round (requests in all; bytes of the largest request, and of the largest reply; "
                   "wall seconds of check and resolve, and the most requests in flight together):"]
-    lines += _table([{"round": r["round"], "status": r["status_requests"], "check": r["check_requests"],
+    lines += table([{"round": r["round"], "status": r["status_requests"], "check": r["check_requests"],
                       "resolve": r["resolve_requests"], "most to one book": r["most_per_book"],
                       "check bytes": r["largest_check_bytes"], "resolve bytes": r["largest_resolve_bytes"],
                       "to": r["largest_resolve_book"], "reply bytes": r["largest_reply_bytes"],
@@ -268,21 +269,3 @@ def report_lines(data: dict) -> list[str]:
                 f"{largest['last_round_resolve']:,} (Google recommends at most {largest['google_limit']:,})"]
     return lines
 
-
-def _table(rows: list[dict], indent: str) -> list[str]:
-    """
-    >>> print("\\n".join(_table([{"command": "new", "requests": 12}, {"command": "resolve", "requests": 3}], "")))
-    command  requests
-    new            12
-    resolve         3
-    """
-    columns = list(dict.fromkeys(k for r in rows for k in r))
-    cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) is None for r in rows) for c in columns]
-
-    def line(values):
-        return indent + "  ".join(v.rjust(w) if n else v.ljust(w)
-                                  for v, w, n in zip(values, widths, numeric)).rstrip()
-
-    return [line(columns)] + [line(row) for row in cells]

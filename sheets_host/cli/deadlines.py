@@ -37,7 +37,8 @@ def extend(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     from sheets_host.engine.host import now_utc
 
     # The address first: a missing one stops the command before anything moved.
-    url = None if no_post else webhooks_for(where, webhook, None, public=True)[0]
+    url = None if no_post else webhooks_for(where, webhook, None, public=True, instead=(
+        "add --no-post to move the deadline without a post (the players' status tabs still say it)"))[0]
     done = move(open_where(where, backend, credentials, auth), hours=hours, to=to, every_later=every_later)
     said = done.said(now_utc())
     echo(said)

@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from sheets_host.games import names as game_names
-from sheets_host.kit.console import echo
+from sheets_host.kit.console import echo, table
 from sheets_host.kit.errors import SheetsHostError
 from . import private
 from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly,
@@ -96,7 +96,7 @@ def check(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     receipts = private.receipts(where, private_webhooks, no_receipts)
     report = engine.check(open_where(where, backend, credentials, auth), then=receipts)
     echo(report.name)
-    echo(report.table().to_string(index=False))
+    echo("\n".join(table(report.table())))
     for reading in report.readings.values():
         for problem in reading.parsed.problems:
             echo(f"  {problem}")
@@ -138,7 +138,7 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
         what = "private picture" if path.parent.parent.name == PRIVATE else "announcement"
         echo(f"{what}: {path}")
     if report.standings is not None:
-        echo(report.standings.to_string(index=False))
+        echo("\n".join(table(report.standings)))
 
 
 @app.command(short_help="Post the last resolved round to a Discord channel.")
@@ -159,12 +159,13 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     from sheets_host.discord import post as posting
 
     source = open_where(where, backend, credentials, auth)
-    url, webhooks = webhooks_for(where, webhook, private_webhooks, public=not dry_run)
+    url, webhooks = webhooks_for(where, webhook, private_webhooks, public=not dry_run,
+                                 instead="add --dry-run to print the messages without posting them")
     report = posting.post(source, url, dry_run=dry_run, webhooks=webhooks)
     if dry_run and as_json:  # a private message names its player: never its address
         planned = [m.as_dict() for m in report.messages]
         planned += [{"player": p, **m.as_dict()} for p, parts in report.private.items() for m in parts]
-        echo(json.dumps(planned, indent=2, ensure_ascii=False))
+        echo(json.dumps(planned, indent=2, ensure_ascii=False), wrap=False)
     elif dry_run:
         for player, parts in {"": report.messages, **report.private}.items():
             whose = f"{player}'s private message" if player else "message"
@@ -200,7 +201,9 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     from sheets_host.watch.loop import Watch
 
     source = open_where(where, backend, credentials, auth)
-    url, webhooks = (None, None) if no_post else webhooks_for(where, webhook, private_webhooks, public=True)
+    url, webhooks = (None, None) if no_post else webhooks_for(
+        where, webhook, private_webhooks, public=True,
+        instead="add --no-post to run the game without Discord (no reminders, no results posted)")
     if url:
         echo(f"posting to {posting.shown(url)}"
              + (f", and private pictures, receipts and nudges to the players' webhooks in {webhooks}" if webhooks else ""))
@@ -276,7 +279,7 @@ def demo(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One 
 
     report = play.demo(game, open_backend("xlsx", str(where)), seed, players, say=echo, force=force)
     echo("\nFinal standings:")
-    echo(report.standings.to_string(index=False))
+    echo("\n".join(table(report.standings)))
     echo(f"\nBooks: {where}/host.xlsx, {where}/public.xlsx, {where}/players/*.xlsx; "
          f"announcements in {where}/announcements/")
 
@@ -301,17 +304,14 @@ def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', 
     reports = [play.simulate(game, games, seed, players, strategy=s) for s in get_game(game).bots()]
     if as_json:
         data = [r.as_dict() for r in reports]
-        echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2))
+        echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2), wrap=False)
         return
     for report in reports:
         data = report.as_dict()
         echo(f"{report.game}, {report.bots} bots: {report.games} games in {data['seconds']} s "
              f"({data['games_per_second']} games/s, {data['games_per_minute']} games/min)")
     keys = list(dict.fromkeys(k for r in reports for k in r.averages))
-    width = max(len(k) for k in keys) if keys else 0
-    echo(f"  {'average':<{width}}  " + "  ".join(f"{r.bots:>10}" for r in reports))
-    for key in keys:
-        echo(f"  {key:<{width}}  " + "  ".join(f"{r.averages.get(key, ''):>10}" for r in reports))
+    echo("\n".join(table([{"average": key, **{r.bots: r.averages.get(key) for r in reports}} for key in keys], "  ")))
     for report in reports:
         echo(f"  wins by seat ({report.bots} bots): " + ", ".join(f"{k} {v}" for k, v in report.wins.items()))
 
@@ -328,7 +328,7 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
                                                               "instead, on a local fake of the Sheets API."),
           watched: bool = typer.Option(False, "--watch", help="A game run by `watch` on the fake Google API: Spirit "
                                                               "Chain's duel, its reads and bytes a minute; any other "
-                                                              "game (20 players unless --players) checked every "
+                                                              "game (20 players, or as many as it takes, unless --players) checked every "
                                                               "minute, nobody typing, then one player: its requests."),
           latency: float = typer.Option(0.0, "--latency", min=0, metavar="MS",
                                         help="With --google: each request takes MS milliseconds more (a round "
@@ -357,7 +357,7 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
         report = play.bench(game, Path(folder), seed, players, end_to_end=end_to_end, rounds=rounds)
     data = report.as_dict()
     if as_json:
-        echo(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2), wrap=False)
         return
     echo(f"{data['game']}, {data['players']} players, {data['rounds']} rounds on xlsx:")
     echo(f"  resolve in process:    {data['mean_resolve_seconds']} s a round on average, "
@@ -381,14 +381,16 @@ def _bench_google(game: str, players: int | None, rounds: int | None, seed: int,
                               f"({e.name} is missing)") from None
     from sheets_host.games import get_game
 
-    name = get_game(game).name
-    # Spirit Chain: a duel with time controls, polled; any other game: idle, then one player typing.
+    chosen = get_game(game)
+    name = chosen.name
+    # Spirit Chain: a duel with time controls, polled; any other game: idle, then one player typing,
+    # 20 players or as many as the game takes.
     report = (bench_watch if name == "spirit-chain" else bench_idle) if watched else bench_google
     data = (bench_watch.run(rounds, seed) if report is bench_watch
-            else bench_idle.run(name, players or 20, seed) if report is bench_idle
+            else bench_idle.run(name, players or min(20, chosen.max_players), seed) if report is bench_idle
             else bench_google.run(name, players, rounds=rounds, seed=seed, latency_ms=latency))
     if as_json:
-        echo(json.dumps(data, indent=2, default=str))
+        echo(json.dumps(data, indent=2, default=str), wrap=False)
         return
     for line in report.report_lines(data):
         echo(line)

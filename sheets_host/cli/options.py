@@ -80,10 +80,12 @@ def player_list(spec: str) -> tuple[list[str], dict[str, str]]:
 
 
 def webhooks_for(where: str, webhook: str | None, private_webhooks: Path | None,
-              public: bool) -> tuple[str | None, Path | None]:
+                 public: bool, instead: str = "") -> tuple[str | None, Path | None]:
     """The public channel's webhook address (when `public`) and the players' webhooks file, each
-    from its option, its environment variable or its file in the current folder or the game's."""
+    from its option, its environment variable or its file in the current folder or the game's;
+    with no public address, the message says how to do without (`instead`)."""
     from sheets_host.discord import post as posting
 
     folders = [Path(where)] if Path(where).is_dir() else []
-    return posting.webhook_url(webhook, folders) if public else None, posting.webhooks_file(private_webhooks, folders)
+    return (posting.webhook_url(webhook, folders, instead) if public else None,
+            posting.webhooks_file(private_webhooks, folders))

@@ -54,7 +54,8 @@ def remind(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     if path is None:
         raise SheetsHostError("no players' webhooks file: give --private-webhooks PATH, set SHEETS_HOST_WEBHOOKS, or "
                               "put a .sheets-host-webhooks file in this folder or the game's (one line a player: "
-                              "name, then their private channel's webhook address)")
+                              "name, then their private channel's webhook address). Without one, `check` brings "
+                              "every player's status tab up to date: it says what is missing or wrong")
     nudges = Private(path, _public(where), receipts=False, nudge="remind", dry_run=dry_run)
     report = engine.check(open_where(where, backend, credentials, auth), then=nudges)
     if dry_run:

@@ -64,15 +64,17 @@ def found(name: str, folders: Sequence[Path] = ()) -> Path | None:
     return next((path for folder in (Path.cwd(), *folders) if (path := folder / name).is_file()), None)
 
 
-def webhook_url(given: str | None, folders: Sequence[Path] = ()) -> str:
+def webhook_url(given: str | None, folders: Sequence[Path] = (), instead: str = "") -> str:
     """The webhook's address: `--webhook`, else the environment variable, else the first
-    `.sheets-host-webhook` file found in the current folder or `folders`."""
+    `.sheets-host-webhook` file found in the current folder or `folders`; when there is none, the
+    message names the command's way to do without (`instead`: "add --no-post to ...")."""
     url = given or os.environ.get(WEBHOOK_ENV)
     if not url and (path := found(WEBHOOK_FILE, folders)):
         url = path.read_text(encoding="utf-8").strip()
     if not url:
         raise SheetsHostError(f"no Discord webhook: give --webhook URL, set {WEBHOOK_ENV}, or put the address in a "
-                              f"{WEBHOOK_FILE} file (git-ignored) in this folder or the game's. Discord makes one in "
+                              f"{WEBHOOK_FILE} file (git-ignored) in this folder or the game's{f'; or {instead}' if instead else ''}. "
+                              "Discord makes one in "
                               "a channel's settings: Integrations, Webhooks, New Webhook, Copy Webhook URL")
     if not is_address(url):
         raise SheetsHostError("the webhook address is not one: it looks like https://discord.com/api/webhooks/"

@@ -136,15 +136,42 @@ def submit_rows(game: Game, player: str, tab: SubmitTab, data: pd.DataFrame | No
     return rows, (problems if rows else [p for p in problems if "no column" not in p.message]), []
 
 
+def nothing_due(game: Game, state: Any, player: str) -> str:
+    """That `player` has nothing to submit this round, and the game's why: what their status tab
+    and `check` say of whatever they type then."""
+    why = game.nothing_due(state, player)
+    return f"nothing is due from you this {game.round_word}" + (f"; {why}" if why else "")
+
+
+def _rows_named(rows: Sequence[SubmitRow]) -> str:
+    """The rows, as a message names them: "row 3", "rows 2, 3 and 5", each tab's apart.
+
+    >>> _rows_named([SubmitRow("Ada", n, [], {}) for n in (5, 2, 3)])
+    'rows 2, 3 and 5'
+    """
+    parts = []
+    for tab in dict.fromkeys(r.tab for r in rows):
+        numbers = [str(n) for n in sorted({r.row for r in rows if r.tab == tab})]
+        listed = numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}"
+        parts.append((f"tab {tab!r}, " if tab else "") + f"row{'s' if len(numbers) > 1 else ''} {listed}")
+    return "; ".join(parts)
+
+
 def parse(game: Game, state: Any, player: str, rows: list[SubmitRow], window: Window,
           problems: Sequence[Problem] = (), aside: Sequence[SubmitRow] = ()) -> Reading:
-    """What `rows` count for, with `problems` found before parsing shown first."""
+    """What `rows` count for, with `problems` found before parsing shown first. A player with
+    nothing due gets nothing of what they typed: the round takes the rule text's default for them,
+    and they are told why (the rows stay in the archive)."""
+    if not game.submits(state, player):
+        typed = rows or list(aside)
+        said = (Problem(player, f"what you typed in {_rows_named(typed)} will not count: "
+                                f"{nothing_due(game, state, player)}"),) if typed else ()
+        return Reading(player, rows, Parsed(None, said, "nothing"), False, list(aside))
     try:
         parsed = game.parse(state, player, rows, window)
     except SheetsHostError as e:  # a game's parser should not raise; if it does, the player is told
         parsed = Parsed(None, (Problem(player, str(e)),), "nothing")
-    return Reading(player, rows, replace(parsed, problems=tuple(problems) + parsed.problems),
-                   game.submits(state, player), list(aside))
+    return Reading(player, rows, replace(parsed, problems=tuple(problems) + parsed.problems), aside=list(aside))
 
 
 def _every_tab(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame],

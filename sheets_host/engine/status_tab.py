@@ -16,7 +16,7 @@ import pandas as pd
 from sheets_host.kit.game import Game, HowTo
 from sheets_host.kit.layout import HEADER_FILL, INPUT_FILL, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out
 from .host import Session, parse_time, stamp
-from .reading import Reading
+from .reading import Reading, nothing_due
 
 # How a row looks, by its kind (a row of no kind is plain); a problem and the to-do fill the whole
 # row, an example's fill stops where its cells do, so the example reads as a small submit tab.
@@ -80,7 +80,7 @@ def _otherwise(blocks: Sequence[HowTo]) -> str:
 
 
 def _counts(reading: Reading | None, blocks: Sequence[HowTo]) -> str:
-    """Whether what the player typed counts, in a few words."""
+    """Whether what the player typed counts, in a few words (they have something due)."""
     if reading is None:
         return "not checked yet"
     state = reading.state
@@ -95,10 +95,17 @@ def _counts(reading: Reading | None, blocks: Sequence[HowTo]) -> str:
     return f"does not count (the problems below); if nothing valid by the deadline: {_otherwise(blocks)}"
 
 
+def _idle(game: Game, state: Any, player: str, reading: Reading | None) -> str:
+    """That nothing typed counts for a player with nothing due, and why."""
+    if reading is not None and reading.parsed.problems:  # they typed: the problem names the rows and why
+        return f"does not count: nothing is due from you this {game.round_word} (the problem below)"
+    return f"anything you type will not count: {nothing_due(game, state, player)}"
+
+
 def verdict(game: Game, state: Any, player: str, reading: Reading) -> str:
     """Whether what `player` typed counts, as their status tab says it (their private receipts
     and nudges say it so too)."""
-    return _counts(reading, game.how_to_submit(state, player))
+    return _counts(reading, game.how_to_submit(state, player)) if reading.due else _idle(game, state, player, reading)
 
 
 def _how_to(block: HowTo) -> list[tuple[str, tuple]]:
@@ -129,11 +136,13 @@ def status_frame(session: Session, player: str | None, reading: Reading | None =
         rows.append(("to do", ("to do", _todo(game, state, player, record))))
         if record is not None:
             rows.append(("", ("deadline", _deadline(record, now))))
-        # Once the round is locked, what the lock read (`lock` passes it) still says what counts.
-        submits = record is not None and game.submits(state, player)
-        if due or (submits and reading is not None):
+        if record is None:  # a submit tab may still be there: nothing reads it any more
+            rows.append(("", ("your submission", "anything you type will not count: the game is over")))
+        elif not game.submits(state, player):
+            rows.append(("", ("your submission", _idle(game, state, player, reading))))
+        elif due or reading is not None:  # once locked, what the lock read (`lock` passes it) still counts
             rows.append(("", ("your submission", _counts(reading, blocks))))
-        if submits and reading is not None:
+        if reading is not None:
             if reading.parsed.submission is not None:
                 rows.append(("", ("what counts", reading.parsed.kept or "nothing")))
             rows += [("problem", ("problem", f"{p.where()}: {p.message}" if p.where() else p.message))

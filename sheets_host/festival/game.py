@@ -78,6 +78,9 @@ class Festival(Game[FestivalState, FestivalSubmission]):
     def submits(self, state: FestivalState, player: str) -> bool:
         return bool(self.submit_tabs(state, player))
 
+    def nothing_due(self, state: FestivalState, player: str) -> str:
+        return views.nothing_due(state, player)
+
     def parse(self, state: FestivalState, player: str, rows: Sequence[SubmitRow],
               window: Window = Window()) -> Parsed[FestivalSubmission]:
         return read.parse(state, player, rows)

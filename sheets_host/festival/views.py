@@ -15,11 +15,11 @@ import pandas as pd
 from sheets_host.kit.game import Example, Fate, HowTo
 from sheets_host.kit.table import SubmitTab
 from .endgame import listed, ordinal
-from .event import EventRound
+from .event import Event, EventRound
 from .pregame import LIST_PART, PREFERENCES
 from .read import event_part
 from .rules import endgame, playing, results_table, run_events
-from .state import PREGAME, FestivalState, FestivalSubmission, is_run
+from .state import PREGAME, FestivalState, FestivalSubmission, HandEvent, is_run
 
 
 def _pairs(rows: Sequence[tuple[str, object]]) -> pd.DataFrame:
@@ -69,13 +69,34 @@ def how_to_submit(state: FestivalState, player: str) -> list[HowTo]:
     for e in state.plan.events:
         if player not in state.assignment[e.name]:
             continue
-        if not is_run(e, state.plan.by_hand):
-            blocks.append(HowTo(("Hosted by hand: submit as its host says, not in this book.",), title=e.title))
-        elif playing(state, e):
-            blocks.append(replace(e.how_to_submit(state.events[e.name], player), title=e.title))
-        else:
-            blocks.append(HowTo(("It starts in a later round: nothing to submit for it now.",), title=e.title))
+        idle = _idle(state, e)
+        blocks.append(HowTo((f"This event {idle[0]}.",), title=e.title) if idle else
+                      replace(e.how_to_submit(state.events[e.name], player), title=e.title))
     return blocks
+
+
+# Why a participant submits nothing for an event in this book this round, said of one event and of several.
+_BY_HAND = ("is hosted by hand: submit as its host says, not in this book",
+            "are hosted by hand: submit as their hosts say, not in this book")
+_LATER = ("starts in a later round: nothing to submit for it now", "start in a later round: nothing to submit for them now")
+
+
+def _idle(state: FestivalState, event: Event | HandEvent) -> tuple[str, str] | None:
+    """Why a participant submits nothing for `event` in this book this round (None: they do)."""
+    if not is_run(event, state.plan.by_hand):
+        return _BY_HAND
+    if not playing(state, event):
+        return _LATER
+    return None
+
+
+def nothing_due(state: FestivalState, player: str) -> str:
+    """Why `player` has no tab to fill in this round: their events, by why each asks nothing here."""
+    titles: dict[tuple[str, str], list[str]] = {}
+    for e in state.plan.events:
+        if player in (state.assignment or {}).get(e.name, ()) and (idle := _idle(state, e)):
+            titles.setdefault(idle, []).append(e.title)
+    return "; ".join(f"{listed(named)} {idle[len(named) > 1]}" for idle, named in titles.items())
 
 
 def submit_choices(state: FestivalState, player: str, tab: str) -> dict[str, list[str]]:

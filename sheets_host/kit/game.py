@@ -270,6 +270,12 @@ class Game(ABC, Generic[State, Submission]):
         a participant sits a round out)."""
         return True
 
+    def nothing_due(self, state: State, player: str) -> str:
+        """Why `player` has nothing to submit in the round to be resolved next (`submits` is
+        False), in the game's words: their status tab and `check` say it of whatever they type
+        then, which will not count. Empty: the game says no more than that nothing is due."""
+        return ""
+
     @abstractmethod
     def default(self, state: State, player: str) -> Submission:
         """The rule text's submission for a player who submitted nothing valid."""

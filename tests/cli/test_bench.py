@@ -41,7 +41,7 @@ def test_bench_google_prints_requests_per_book_and_the_largest_request():
     lines = [line.strip() for line in result.output.splitlines()]
     assert lines[0].startswith("wind-guide-me: 7 players, 1 rounds") and "every spreadsheet at the floor" in lines
     assert any(line.split()[:2] == ["each", "player's"] for line in lines)
-    assert lines[-1].startswith("Largest request: new ")
+    assert any(line.startswith("Largest request: new ") for line in lines[-3:])  # wrapped to the screen
 
 
 def test_bench_google_with_a_latency_times_each_command_as_the_requests_wait_it_out():

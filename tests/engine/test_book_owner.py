@@ -101,6 +101,24 @@ def test_a_stray_file_beside_an_empty_book_is_named_never_read_as_no_submission(
     assert f"players/{stray}" in message and "players/Ada.xlsx" in message and "remove" in message, message
 
 
+@pytest.mark.parametrize("role, stray", [("host", "host (1).xlsx"), ("host", "Copy of host.xlsx"), ("host", "host.ods"),
+                                         ("public", "public (1).xlsx"), ("public", "public - Copy.xlsx")])
+def test_a_stray_copy_of_the_host_or_the_public_book_is_refused_as_a_players_is(folder_backend, role, stray):
+    """Issue 34: `host (1).xlsx` beside the host book was ignored in silence, while a player's stray
+    copy stopped every command: both stop it, with the same message."""
+    wind(folder_backend)
+    (folder_backend.folder / stray).write_bytes(b"a download, or an older copy")
+    with pytest.raises(BookError) as caught:
+        engine.check(folder_backend, fixed_clock)
+    message = str(caught.value)
+    assert message.startswith(f"{stray} lies beside {role}.xlsx, the {role} book, which is the only file read: "
+                              f"if {stray} holds "), message
+    assert f"save it as {role}.xlsx" in message and "otherwise remove it" in message, message
+    assert stray in folder_backend.existing()  # so `new --force` removes it with the old game
+    engine.new_game(folder_backend, "wind-guide-me", PLAYERS, 7, clock=fixed_clock, force=True)
+    assert not (folder_backend.folder / stray).exists() and engine.check(folder_backend, fixed_clock).round == 1
+
+
 def test_a_stray_file_instead_of_the_book_is_named(folder_backend):
     wind(folder_backend)
     players = folder_backend.folder / "players"
@@ -123,6 +141,8 @@ def test_another_players_book_and_files_of_no_player_are_no_strays(tmp_path):
     folder = backend.folder / "players"
     for name in ("notes.txt", "Zed.ods", "Adam.xlsx", ".Ada.ods"):
         (folder / name).write_bytes(b"")
+    for name in ("hostess.xlsx", "publication.ods", "record.json", "~$host.xlsx", ".~lock.host.xlsx#"):
+        (backend.folder / name).write_bytes(b"")
     assert engine.check(backend, fixed_clock).round == 1
 
 

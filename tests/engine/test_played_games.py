@@ -171,6 +171,15 @@ def test_a_players_to_do_is_in_the_status_tabs_first_rows(seen):
             if not any(row and row[0].strip().lower() == "to do" for row in book.status[:3])} == {}
 
 
+def test_at_the_end_every_player_is_told_that_nothing_typed_counts(played):
+    """Issue 34: a submit tab is still there at the end; its status says nothing in it is read."""
+    _, end, _, _ = played
+    players = {name: book for name, book in end.items() if name != "public.xlsx"}
+    assert {name: book.status[:4] for name, book in players.items()
+            if ["your submission", "anything you type will not count: the game is over"] not in
+            [row[:2] for row in book.status[:4]]} == {}
+
+
 def test_an_honest_game_verifies_against_its_public_book_and_announcements(played, tmp_path):
     _, _, folder, settings = played
     written = write_record(XlsxBackend(folder), tmp_path / "record.json", clock=fixed_clock)

@@ -318,9 +318,10 @@ class XlsxBackend:
             what = (f"{files} {'lies' if len(strays) == 1 else 'lie'} beside {book.ref}, {book_of(role)}, which "
                     "is the only file read" if book.path.exists() else f"{book.ref}, {book_of(role)}, is missing "
                     f"and {files} {'lies' if len(strays) == 1 else 'lie'} in its place")
-            raise BookError(f"{what}: if {files} holds what was typed for {role.partition(':')[2] or role}, save it "
-                            f"as {book.ref} (an .xlsx file, replacing the old one); otherwise remove it; then run "
-                            "again. Nothing was read or written")
+            whose = role.partition(":")[2]
+            held = f"what was typed for {whose}" if whose else f"the latest of {book_of(role)}"
+            raise BookError(f"{what}: if {files} holds {held}, save it as {book.ref} (an .xlsx file, replacing the "
+                            "old one); otherwise remove it; then run again. Nothing was read or written")
         if not book.path.exists():
             raise BookError(f"no book for {role!r}: {book.path} does not exist")
         return book
@@ -340,11 +341,11 @@ class XlsxBackend:
 
     def strays(self, role: str) -> list[str]:
         """Files beside a role's book whose name is its name copied ("Ann (1).xlsx", "Copy of
-        Ann.xlsx", "ann.xlsx") or saved as another kind of spreadsheet ("Ann.ods"); another
-        book of the game is none. Paths relative to the folder."""
+        Ann.xlsx", "ann.xlsx", "host (1).xlsx") or saved as another kind of spreadsheet ("Ann.ods",
+        "public.ods"); another book of the game is none. Paths relative to the folder."""
         book = self._book(role)
         folder = book.path.parent
-        if ":" not in role or not folder.is_dir():
+        if not folder.is_dir():
             return []
         books = {self._book(r).path.name for r in self._refs} | {book.path.name}
         name = fold(book.path.stem)
@@ -372,7 +373,7 @@ class XlsxBackend:
         return self.folder / "announcements"
 
     def existing(self) -> list[str]:
-        books = [self.folder / f for f in ("host.xlsx", "public.xlsx")]
+        books = [self.folder / f for f in ("host.xlsx", "public.xlsx", *self.strays("host"), *self.strays("public"))]
         if self.folder.is_dir():
             for sub in sorted(self.folder.iterdir()):
                 if sub.is_dir() and sub.name.endswith("s"):  # players/, meadows/: role_file's <kind>s

@@ -56,6 +56,9 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
     def submits(self, state: PyramidState, player: str) -> bool:
         return state.submits(player)
 
+    def nothing_due(self, state: PyramidState, player: str) -> str:
+        return state.nothing_due(player)
+
     def parse(self, state: PyramidState, player: str, rows: Sequence[SubmitRow],
               window: Window = Window()) -> Parsed[PyramidSubmission]:
         return read.parse(state, player, rows)

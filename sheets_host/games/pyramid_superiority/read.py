@@ -56,9 +56,8 @@ POSITION_NAMES = {**{f"b{n}": f"base {n}" for n in range(1, 10)},
 def parse(state: PyramidState, player: Name, rows: Sequence[SubmitRow]) -> Parsed[PyramidSubmission]:
     guest = state.is_guest(player)
     if not state.submits(player):
-        why = ("the proposal stages are over: guests have nothing to submit on day 15" if guest else
-               "day 1 has no construction stage (the first pieces are proposed today): players submit from day 2")
-        return Parsed(None, tuple(row.problem(None, f"{why}; row ignored") for row in rows), "nothing to submit today")
+        return Parsed(None, tuple(row.problem(None, f"{state.nothing_due(player)}; row ignored") for row in rows),
+                      "nothing to submit today")
     problems: list[Problem] = []
     allowed = state.row_kinds(player)
     found: dict[RowKind, tuple[SubmitRow, Any]] = {}

@@ -106,6 +106,12 @@ class PyramidState:
         """Guests propose on days 1-14, players build on days 2-15."""
         return self.day <= ROUNDS if self.is_guest(name) else self.day > 1
 
+    def nothing_due(self, name: Name) -> str:
+        """Why the participant has nothing to submit today (`submits` is False)."""
+        if self.is_guest(name):
+            return f"the proposal stages are over: guests have nothing to submit on day {DAYS}"
+        return "day 1 has no construction stage (the first pieces are proposed today): players submit from day 2"
+
     def row_kinds(self, name: Name) -> tuple[RowKind, ...]:
         """The rows of the participant's stage: a guest proposes, a player builds."""
         return GUEST_ROWS if self.is_guest(name) else PLAYER_ROWS

@@ -58,6 +58,9 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
     def submits(self, state: SpiritChainState, player: str) -> bool:
         return state.must_answer(state.seat(player))
 
+    def nothing_due(self, state: SpiritChainState, player: str) -> str:
+        return views.nothing_due(state)
+
     def parse(self, state: SpiritChainState, player: str, rows: Sequence[SubmitRow],
               window: Window = Window()) -> Parsed[SpiritChainSubmission]:
         return read.parse(state, player, rows, window)

@@ -30,8 +30,7 @@ def how_to_submit(state: SpiritChainState, player: str) -> HowTo:
     seat, phase = state.seat(player), state.phase
     now = f"Cycle {state.cycle}, {phase.label}"
     if not state.must_answer(seat):
-        why = "no upgrade is available to you" if phase is Phase.UPGRADES else "you have no card to play"
-        return HowTo((f"{now}: nothing to submit, {why}.",))
+        return HowTo((f"{now}: nothing to submit, {nothing_due(state)}.",))
     timed = state.clock.window is not None
     lines = [f"{now}: one row is one submission, complete in itself (like one message).",
              f"'{STAMP}': when you submitted, in UTC, e.g. 2026-11-23 18:00:05; blank means the time the row "
@@ -245,16 +244,19 @@ def private_view(state: SpiritChainState, player: str) -> dict[str, pd.DataFrame
     return {"my duel": _pairs(mine), "inventory": inventory}
 
 
+def nothing_due(state: SpiritChainState) -> str:
+    """Why a duellist who need not answer (`must_answer`) has nothing to submit."""
+    return "no upgrade is available to you" if state.phase is Phase.UPGRADES else "you have no card to play"
+
+
 def _instructions(state: SpiritChainState, seat: Seat) -> str:
     if state.phase is Phase.AUCTION:
         cards = "; ".join(f"bid {lot.number}: {lot.card}" for lot in state.open_lot())
         return f"your bids, at most {state.lights[seat]} lights in all ({cards})"
-    if state.phase is Phase.UPGRADES:
-        if not state.upgrades_due(seat):
-            return "nothing: no upgrade is available to you"
-        return "'upgrade': no, yes, or the spirits to make (you must say yes or no)"
     if not state.must_answer(seat):
-        return "nothing: you have no card to play"
+        return f"nothing: {nothing_due(state)}"
+    if state.phase is Phase.UPGRADES:
+        return "'upgrade': no, yes, or the spirits to make (you must say yes or no)"
     return f"'slot 1' to 'slot 3': cards you may play: {cards_text(state.free(seat))}"
 
 
