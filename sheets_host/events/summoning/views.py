@@ -15,7 +15,9 @@ import pandas as pd
 
 from sheets_host.kit import cells
 from sheets_host.kit.game import Example, HowTo
+from sheets_host.kit.layout import Palette
 from . import rules
+from .maps import MAP_COLUMNS, MAPS
 from .read import ATTACK, DEFENCE, ORDERS, SHOP, TABS, submit_rows
 from .state import FAMILIAR_LEVELS, ROUNDS, TOWER_LEVELS, Invasion, SummoningState, Tile, Unit, cell_name
 
@@ -25,8 +27,17 @@ PALETTE = {Tile.ROAD.value: "E8DCC0", Tile.ENTRANCE_A.value: "E8DCC0", Tile.ENTR
            Tile.SCENERY.value: "B8B8B8"}
 
 
-def palette() -> dict[str, str]:
-    return dict(PALETTE)
+# What each tile's character stands for, as the picture's legend says it.
+TILE_NAMES = {Tile.ROAD.value: "road", Tile.ENTRANCE_A.value: "where Tracks A and B begin",
+              Tile.ENTRANCE_B.value: "where Tracks A and B begin", Tile.TREASURE.value: "the Treasure",
+              Tile.BLESSED_LAND.value: "Blessed Land", Tile.GROTTO_HEAVEN.value: "Grotto-Heaven",
+              Tile.SCENERY.value: "scenery"}
+
+
+def palettes() -> tuple[Palette, ...]:
+    """A map's tiles in the text's sheet colours, on the maps tab's cells alone (a facing of E or
+    a track named A is no tile), with its key saying what each character stands for."""
+    return (Palette(PALETTE, MAP_COLUMNS, (MAPS,), TILE_NAMES),)
 
 
 def map_rows(state: SummoningState, names: Sequence[str]) -> pd.DataFrame:

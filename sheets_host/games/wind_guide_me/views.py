@@ -14,8 +14,7 @@ import math
 import pandas as pd
 
 from sheets_host.kit.game import Example, HowTo
-from sheets_host.kit.layout import tint
-from . import colours, rounds, rules
+from . import rounds, rules
 from .read import SUBMIT_TAB
 from .rules import POSITIONS
 from .state import TITLE, Kind, Player, Site, WindState, hand_text, numbers_text
@@ -94,11 +93,6 @@ def submit_choices(state: WindState, player: Player) -> dict[str, list[str]]:
         choices["light"] = [str(p) for p in powers
                             if any(state.light_refusal(player, h, p) is None for h in hand if hand[h] > 0)]
     return choices
-
-
-def palette() -> dict[str, str]:
-    """The kind of a stone: a real one in the picture's stone colour, a fake one greyed."""
-    return {Kind.STONE.value: tint(colours.STONE), Kind.FAKE.value: tint(colours.MUTED)}
 
 
 def public_view(state: WindState) -> dict[str, pd.DataFrame]:
