@@ -326,8 +326,11 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
                 tabs[tab_name], layouts[tab_name] = submit_tab(game, state, name, own[tab_name], typed)
             # A tab the player no longer has (the pregame's, once it is over) is locked, and looks it.
             protect = {tab.name: tab.name not in submits[name] for tab in game.every_submit_tab()}
+            # Those made for an earlier round only: a later round's (an undo took it back) goes.
+            made = mark_of(before.get(ENGINE_TAB)).made or {}
             for tab in game.every_submit_tab():
-                if tab.name not in submits[name] and (locked := locked_tab(game, state, name, tab, before, last)):
+                if (tab.name not in submits[name] and made.get(tab.name, 0) < current
+                        and (locked := locked_tab(game, state, name, tab, before, last))):
                     tabs[tab.name], layouts[tab.name] = locked
         for tab in tabs:  # each tab's key, where its colours need one
             tabs[tab], layouts[tab] = keyed(tabs[tab], layouts[tab])

@@ -317,6 +317,8 @@ def keyed(frame: pd.DataFrame, layout: TabLayout) -> tuple[pd.DataFrame, TabLayo
     ...                                                                           key=(("type here", INPUT_FILL),)))
     >>> frame.columns.tolist(), frame.values.tolist(), layout.fills, layout.input_columns
     (['kind', '', 'type here'], [['stone', None, None]], {(0, 2): 'FFF8DC'}, 1)
+    >>> keyed(frame, layout)[0].columns.tolist()
+    ['kind', '', 'type here']
     """
     if not layout.key:
         return frame, layout
@@ -326,7 +328,7 @@ def keyed(frame: pd.DataFrame, layout: TabLayout) -> tuple[pd.DataFrame, TabLayo
     out.attrs = dict(frame.attrs)
     return out, replace(layout, columns=(*layout.columns, ColumnLayout(KEY_GAP), *(ColumnLayout(_width([t])) for t in texts)),
                         fills={**layout.fills, **{(0, width + 1 + i): colour for i, (_, colour) in enumerate(layout.key)}},
-                        input_columns=width)
+                        input_columns=width, key=())  # in place: keyed again, it is left as it is
 
 
 def unkeyed(frame: pd.DataFrame) -> pd.DataFrame:
