@@ -33,9 +33,10 @@ from PIL import Image, ImageChops
 
 from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.engine import commands as engine
-from sheets_host.engine.delivery import submit_layout
+from sheets_host.engine.delivery import submit_tab
 from sheets_host.engine.play import bot_names, bot_states, bots_submit, default_settings, host_types
 from sheets_host.games import get_game, names as game_names
+from sheets_host.kit.layout import unkeyed
 
 
 def play(game_name: str, folder: Path, rounds: int | None, seed: int) -> list[str]:
@@ -65,10 +66,10 @@ def play(game_name: str, folder: Path, rounds: int | None, seed: int) -> list[st
         if tabs:
             tab = tabs[0]
             book = backend.book(f"player:{names[0]}")
-            submit = book.read([tab.name])[tab.name]
+            submit = unkeyed(book.read([tab.name])[tab.name])
             extra = pd.DataFrame([["no such thing"] + [None] * (len(submit.columns) - 1)], columns=submit.columns)
-            typed = pd.concat([submit, extra], ignore_index=True)
-            book.write({tab.name: typed}, layouts={tab.name: submit_layout(game, session.state, names[0], tab, typed)})
+            typed, layout = submit_tab(game, session.state, names[0], tab, pd.concat([submit, extra], ignore_index=True))
+            book.write({tab.name: typed}, layouts={tab.name: layout})
         engine.check(backend)
     return names
 

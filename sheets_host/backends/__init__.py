@@ -46,7 +46,7 @@ class Book(Protocol):
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
               hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {},
-              remove: Collection[str] = ()) -> None:
+              remove: Collection[str] = (), first: Sequence[str] = ()) -> None:
         """Replace the whole content of each tab in `tabs` (creating it if needed), other tabs untouched,
         and add the rows of each frame in `append` after the last row of its tab (a tab not there
         yet is created with the frame's header), so a log that only grows costs only its new rows;
@@ -61,7 +61,9 @@ class Book(Protocol):
         named in `hidden` are created hidden. `shown` gives what tabs of `tabs` held when this command
         read them (or last wrote them): a backend may then send only the rows that changed; of a
         tab appended to, where its new rows stand in its layout. Tabs
-        named in `remove` (and not written) are deleted, those not there ignored. Raises BookError (naming the book and what to do)
+        named in `remove` (and not written) are deleted, those not there ignored. The tabs named in
+        `first` (those there once written) come first in the book, in that order, the others after
+        them in the order they had. Raises BookError (naming the book and what to do)
         when the book cannot be written; the book is then as it was."""
 
     def check_writable(self) -> None:
@@ -177,6 +179,16 @@ def role_file(role: str) -> str:
     if safe != name or not safe:
         safe = f"{safe or '_'}-{hashlib.sha256(name.encode()).hexdigest()[:6]}"
     return f"{kind}s/{safe}"
+
+
+def written_header(frame: pd.DataFrame) -> list[str]:
+    """A tab's header as written: a blank header cell is read back named by its column letter
+    (`frame_from_rows`).
+
+    >>> written_header(pd.DataFrame(columns=["day", "(B)", "(D)"]))
+    ['day', '', '(D)']
+    """
+    return ["" if str(c) == f"({column_letter(i)})" else str(c) for i, c in enumerate(frame.columns)]
 
 
 def frame_from_rows(rows: Sequence[Sequence[object]]) -> pd.DataFrame:

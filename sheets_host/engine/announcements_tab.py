@@ -24,11 +24,9 @@ import pandas as pd
 
 from sheets_host.kit import cells, markdown
 from sheets_host.kit.game import Game
-from sheets_host.kit.layout import HEADER_FILL, MAX_WIDTH, Colour, TabLayout, lay_out, row_height
+from sheets_host.kit.layout import HEADER_FILL, HEADING_FILL, MAX_WIDTH, TITLE_FILL, Colour, TabLayout, lay_out, row_height
 
 ANNOUNCEMENT = "announcement"
-TITLE_FILL: Colour = "B4C6E7"  # blue: the first row of a round's announcement, its title
-HEADING_FILL: Colour = "EDEDED"  # pale grey: a heading within an announcement
 
 
 ROUNDS = 1000  # more rounds than any game plays: the names a round column may hold

@@ -28,6 +28,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.cells import Problem
 from sheets_host.kit.errors import BookError, RoundError, SheetsHostError
 from sheets_host.kit.game import Outcome, rng_for
+from sheets_host.kit.layout import TabLayout, keyed
 from . import commitments
 from .announcements_tab import announcements
 from .commit import (ResolveReport, after_commit, archived_submits, attempt_records, caught_up, check_writable, commit,
@@ -110,15 +111,20 @@ def _tell_players(session: Session, readings: Mapping[str, Reading], moment, loc
         if locked:
             tabs[commitments.PRIVATE_TAB] = commitments.private_frame(game, committed, player)
         locks = {tab.name: True for tab in game.submit_tabs(session.state, player)} if locked else {}
-        writes[role] = partial(book.write, tabs, layouts=_layouts(tabs), protect=locks)
+        tabs, layouts = _laid_out(tabs)
+        writes[role] = partial(book.write, tabs, layouts=layouts, protect=locks)
     if locked:
         tabs = {commitments.PUBLIC_TAB: commitments.public_frame(game, committed)}
-        writes["public"] = partial(session.backend.book("public").write, tabs, layouts=_layouts(tabs))
+        tabs, layouts = _laid_out(tabs)
+        writes["public"] = partial(session.backend.book("public").write, tabs, layouts=layouts)
     each_book(session.backend.in_flight, writes.items())
 
 
-def _layouts(tabs: Mapping[str, pd.DataFrame]) -> dict:
-    return {name: status_layout(tab) if name == "status" else commitments.layout(tab) for name, tab in tabs.items()}
+def _laid_out(tabs: Mapping[str, pd.DataFrame]) -> tuple[dict[str, pd.DataFrame], dict[str, TabLayout]]:
+    """The status and commitments tabs and their layouts, each with its key."""
+    done = {name: keyed(tab, status_layout(tab) if name == "status" else commitments.layout(tab))
+            for name, tab in tabs.items()}
+    return {name: tab for name, (tab, _) in done.items()}, {name: layout for name, (_, layout) in done.items()}
 
 
 def check(backend: Backend, clock: Clock = now_utc, players: Collection[str] | None = None,

@@ -21,7 +21,7 @@ from sheets_host.backends.in_flight import each_book
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import BookError, SheetsHostError
 from sheets_host.kit.game import Game
-from sheets_host.kit.layout import lay_out_tab
+from sheets_host.kit.layout import keyed, lay_out_tab
 from .announcements_tab import announcements
 from .commitments import COMMITMENTS, announced, host_frame
 from .commitments import read as read_commitments
@@ -80,12 +80,14 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
     # A tab appended to is laid out whole, what it held with its new rows under it, so that they
     # look as the rows above (`Book.write`).
     whole = {**{name: _appended(session.tabs.get(name), rows) for name, rows in append.items()}, **tabs}
-    layouts = {s.name: lay_out_tab(whole[s.name], s, players=session.players, palette=game.palette())
+    layouts = {s.name: lay_out_tab(whole[s.name], s, players=session.players, palettes=game.palettes())
                for s in (*game.state_tabs, *game.data_tabs) if s.name in whole}
     # The engine's tabs: widths from what their columns hold; the rounds' fingerprints one line a row.
     submit_tabs = {"tab": [t.name for t in game.every_submit_tab()]} if game.several_submit_tabs else {}
     layouts |= {s.name: lay_out_tab(whole[s.name], s, players=session.players, choices=submit_tabs, clipped=["rows read"])
                 for s in (ROUNDS, ARCHIVE, LOG, SNAPSHOTS, COMMITMENTS) if s.name in whole}
+    for name in [n for n in tabs if n in layouts]:  # a tab written whole with its key, where its colours need one
+        tabs[name], layouts[name] = keyed(tabs[name], layouts[name])
     session.host.write(tabs, append=append, layouts=layouts, hidden=(ENGINE_TAB,),
                        shown={name: session.tabs[name] for name in whole if name in session.tabs})
     session.tabs.update(whole)
@@ -103,8 +105,9 @@ def type_state(session: Session, state: Any) -> bool:
     before, after = game.dump(session.state), game.dump(state)
     tabs = {s: s.frame(after[s.name]) for s in game.state_tabs if after[s.name] != before[s.name]}
     if tabs:
-        session.host.write({s.name: f for s, f in tabs.items()}, layouts={
-            s.name: lay_out_tab(f, s, players=session.players, palette=game.palette()) for s, f in tabs.items()})
+        laid = {s.name: keyed(f, lay_out_tab(f, s, players=session.players, palettes=game.palettes()))
+                for s, f in tabs.items()}
+        session.host.write({name: f for name, (f, _) in laid.items()}, layouts={name: l for name, (_, l) in laid.items()})
     return bool(tabs)
 
 

@@ -24,17 +24,19 @@ from typing import Any
 
 import pandas as pd
 
-from sheets_host.backends import ENGINE_TAB, Backend, Book, book_of, rows_from_frame
+from sheets_host.backends import ENGINE_TAB, Backend, Book, book_of, rows_from_frame, written_header
 from sheets_host.backends.in_flight import each_book
 from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import BookError, SchemaErrors
 from sheets_host.kit.game import Game
-from sheets_host.kit.layout import INPUT_ROWS, PROBLEM_FILL, TabLayout, lay_out, lay_out_tab
+from sheets_host.kit.layout import (INPUT_ROWS, LOCKED_FILL, MEANINGS, PROBLEM_FILL, TabLayout, keyed, lay_out,
+                                    lay_out_tab, unkeyed)
 from sheets_host.kit.table import SubmitTab
 from . import commitments
 from .announcements_tab import announcements_layout
 from .host import Commit, Session, frame, name_key, read_commit, row_ref
+from .reading import typed_rows
 from .status_tab import status_frame, status_layout
 
 HISTORY = "my submissions"
@@ -121,12 +123,35 @@ def tidied(mark: Mark, keep: Iterable[str], there: Collection[str], current: int
     return made, remove
 
 
-def submit_layout(game: Game, state: Any, player: str, tab: SubmitTab, submit: pd.DataFrame) -> TabLayout:
-    """A player's submit tab: shaded input rows with a dropdown where the values are a known set,
-    and a note on each header cell saying what goes there."""
-    return lay_out_tab(submit, tab.schema, players=game.players(state),
-                       choices=game.submit_choices(state, player, tab.name), palette=game.palette(),
-                       input_rows=max(len(submit), len(tab.labels) or len(submit) + INPUT_ROWS))
+def submit_tab(game: Game, state: Any, player: str, tab: SubmitTab, typed: pd.DataFrame
+               ) -> tuple[pd.DataFrame, TabLayout]:
+    """A player's submit tab as written, holding `typed` (its key, if read with it, left out):
+    shaded input rows with a dropdown where the values are a known set, a note on each header
+    cell saying what goes there, and the key saying where to type."""
+    typed = unkeyed(typed)
+    return keyed(typed, lay_out_tab(typed, tab.schema, players=game.players(state),
+                                    choices=game.submit_choices(state, player, tab.name), palettes=game.palettes(),
+                                    input_rows=max(len(typed), len(tab.labels) or len(typed) + INPUT_ROWS)))
+
+
+LOCKED = MEANINGS[LOCKED_FILL]
+
+
+def locked_tab(game: Game, state: Any, player: str, tab: SubmitTab, read: Mapping[str, pd.DataFrame],
+               round_name: str) -> tuple[pd.DataFrame, TabLayout] | None:
+    """A submit tab the player can no longer type in (a past round's, or any once the game is
+    over), as it was read, its rows where they were typed: greyed, with no "type here", its key
+    saying "locked" and the round it counted for. None when it is not in the book, or already
+    looks so (it is then left alone: it costs nothing to deliver)."""
+    held = read.get(tab.name)
+    if held is None or any(cells.text(c).startswith(LOCKED) for c in held.columns):
+        return None
+    rows = typed_rows(game, state, player, read, [tab])
+    typed = submit_frames(game, state, player, [{**r.values, "tab": r.tab} for r in rows], [r.row for r in rows],
+                          [tab])[tab.name]
+    return typed, lay_out_tab(typed, tab.schema, players=game.players(state), palettes=game.palettes(),
+                              highlight={i: LOCKED_FILL for i in range(len(typed))},
+                              key=[(f"{LOCKED}: {round_name}", LOCKED_FILL)])
 
 
 def fresh_submits(game: Game, state: Any, player: str) -> dict[str, pd.DataFrame]:
@@ -135,12 +160,13 @@ def fresh_submits(game: Game, state: Any, player: str) -> dict[str, pd.DataFrame
 
 
 def submit_frames(game: Game, state: Any, player: str, rows: Sequence[Mapping[str, object]],
-                  at: Sequence[int] | None = None) -> dict[str, pd.DataFrame]:
-    """Rows as typed into the player's submit tabs: each row's "tab" key names its tab (None or
-    absent: the game's one tab); `at` gives each row's sheet row (blank rows between), else the
-    rows follow one another. A grid keeps its labels where no row replaces them."""
+                  at: Sequence[int] | None = None, tabs: Sequence[SubmitTab] | None = None) -> dict[str, pd.DataFrame]:
+    """Rows as typed into the player's submit tabs (those they have in `state`, or `tabs`): each
+    row's "tab" key names its tab (None or absent: the game's one tab); `at` gives each row's
+    sheet row (blank rows between), else the rows follow one another. A grid keeps its labels
+    where no row replaces them."""
     out = {}
-    for tab in game.submit_tabs(state, player):
+    for tab in game.submit_tabs(state, player) if tabs is None else tabs:
         key = game.tab_key(tab.name)
         if at is not None:
             by_row = {n: r for n, r in zip(at, rows) if r.get("tab") == key}
@@ -153,9 +179,9 @@ def submit_frames(game: Game, state: Any, player: str, rows: Sequence[Mapping[st
 
 
 def view_layouts(game: Game, tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabLayout]:
-    """Views coloured where the game has colours."""
-    palette = game.palette()
-    return {name: lay_out(tab, palette=palette) for name, tab in tabs.items()}
+    """Views coloured where the game's colour rules are meant to colour them."""
+    palettes = game.palettes()
+    return {name: lay_out(tab, tab=name, palettes=palettes) for name, tab in tabs.items()}
 
 
 def typed_text(row: SubmitRow, grid: bool = False) -> str:
@@ -238,19 +264,11 @@ def history_frames(session: Session, players: Iterable[str]) -> dict[str, pd.Dat
 
 
 def history_layout(history: pd.DataFrame) -> TabLayout:
-    """A row that did not count as typed (a problem) stands out."""
+    """A row that did not count as typed (a problem) stands out, the key saying so."""
     marks = {i: PROBLEM_FILL for i, (row, happened) in enumerate(zip(history["row"], history[HAPPENED]))
              if not cells.is_blank(row) and happened != COUNTED}
-    return lay_out(history, highlight=marks)
-
-
-def written_header(frame: pd.DataFrame) -> list[str]:
-    """A tab's header as written: a blank header cell is read back named by its column letter.
-
-    >>> written_header(pd.DataFrame(columns=["day", "(B)", "(D)"]))
-    ['day', '', '(D)']
-    """
-    return ["" if str(c) == f"({cells.column_letter(i)})" else str(c) for i, c in enumerate(frame.columns)]
+    return lay_out(history, highlight=marks, key=[(f"{MEANINGS[PROBLEM_FILL]}: did not count as typed", PROBLEM_FILL)]
+                   if marks else [])
 
 
 def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
@@ -292,6 +310,7 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
     game = session.game
     stamp_tab = session.commit.shown()
     current = 1 + max((r["round"] for r in session.rounds if r["status"] == "resolved"), default=0)
+    last = game.round_name(max(current - 1, 1))  # the round a tab locked now counted for
     committed = commitments.read(session.tabs, session.players)
     histories = history_frames(session, [role.partition(":")[2] for role in books if role.startswith("player:")])
     for role, book in books.items():
@@ -316,14 +335,21 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
         if role == "public" and announcements_tab is not None:
             tabs["announcements"] = announcements_tab
             layouts["announcements"] = announcements_layout(game, announcements_tab)
+        before = shown.get(role, {})
         if kind == "player" and submits.get(name) is not None:
             own = {tab.name: tab for tab in game.submit_tabs(state, name)}
             for tab_name, typed in submits[name].items():
-                tabs[tab_name] = typed
-                layouts[tab_name] = submit_layout(game, state, name, own[tab_name], typed)
-            # A tab the player no longer has (the pregame's, once it is over) is locked.
+                tabs[tab_name], layouts[tab_name] = submit_tab(game, state, name, own[tab_name], typed)
+            # A tab the player no longer has (the pregame's, once it is over) is locked, and looks it.
             protect = {tab.name: tab.name not in submits[name] for tab in game.every_submit_tab()}
-        before = shown.get(role, {})
+            # Those made for an earlier round only: a later round's (an undo took it back) goes.
+            made = mark_of(before.get(ENGINE_TAB)).made or {}
+            for tab in game.every_submit_tab():
+                if (tab.name not in submits[name] and made.get(tab.name, 0) < current
+                        and (locked := locked_tab(game, state, name, tab, before, last))):
+                    tabs[tab.name], layouts[tab.name] = locked
+        for tab in tabs:  # each tab's key, where its colours need one
+            tabs[tab], layouts[tab] = keyed(tabs[tab], layouts[tab])
         # The submit tabs the player has now are kept, written or not; a redo, which writes none,
         # keeps every one there (a player may be typing in it). An undo archived what it removes.
         own = {t.name for t in game.submit_tabs(state, name)} if kind == "player" else set()
@@ -342,9 +368,11 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
         # A tab appended to keeps the layout of the whole tab and what it held: its new rows look
         # as they would written whole (`Book.write`).
         layouts = {t: layout for t, layout in layouts.items() if t in tabs or t in append}
+        # The status first, then the tabs to fill this round: a player finds them at once.
+        first = ["status", *(t.name for t in game.submit_tabs(state, name))] if kind == "player" else ["status"]
         yield role, partial(book.write, {**tabs, ENGINE_TAB: pd.concat([stamp_tab, mark], ignore_index=True)},
                             append=append, layouts=layouts, protect=protect, hidden=(ENGINE_TAB,),
-                            shown={t: before[t] for t in [*tabs, *append] if t in before}, remove=remove)
+                            shown={t: before[t] for t in [*tabs, *append] if t in before}, remove=remove, first=first)
 
 
 def other_books(session: Session) -> dict[str, Book]:

@@ -125,7 +125,7 @@ def simulate(game_name: str, games: int, seed: int, players: int | None = None,
 
 def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: bool = True) -> None:
     """Each bot types its submission into its own submit tabs, sometimes with human untidiness."""
-    from .delivery import submit_frames, submit_layout
+    from .delivery import submit_frames, submit_tab
 
     game, state = session.game, session.state
     r = game.round(state)
@@ -134,11 +134,12 @@ def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: boo
         rows = game.submit_rows(game.bot(state, player, rng))
         if messy:
             rows = [{k: v if k == "tab" else untidy(v, rng) for k, v in row.items()} for row in rows]
-        frames = submit_frames(game, state, player, rows)
         tabs = {tab.name: tab for tab in game.submit_tabs(state, player)}
-        # Typing keeps the tabs' dropdowns and shading: the layout the engine delivered.
-        backend.book(f"player:{player}").write(frames, layouts={
-            name: submit_layout(game, state, player, tabs[name], typed) for name, typed in frames.items()})
+        # Typing keeps the tabs' dropdowns, shading and key: as the engine delivered them.
+        written = {name: submit_tab(game, state, player, tabs[name], typed)
+                   for name, typed in submit_frames(game, state, player, rows).items()}
+        backend.book(f"player:{player}").write({name: f for name, (f, _) in written.items()},
+                                               layouts={name: layout for name, (_, layout) in written.items()})
 
 
 def host_types(backend: Backend, session: engine.Session, seed: int) -> bool:

@@ -7,14 +7,13 @@ game says what to say (`Game.how_to_submit`, a `HowTo` a block), this says how i
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 import pandas as pd
 
 from sheets_host.kit.game import Game, HowTo
-from sheets_host.kit.layout import HEADER_FILL, INPUT_FILL, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out
+from sheets_host.kit.layout import HEADER_FILL, INPUT_FILL, MEANINGS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out
 from .host import Session, parse_time, stamp
 from .reading import Reading, nothing_due
 
@@ -23,6 +22,7 @@ from .reading import Reading, nothing_due
 FILLS = {"to do": NEXT_FILL, "problem": PROBLEM_FILL, "heading": HEADER_FILL, "example header": HEADER_FILL,
          "example": INPUT_FILL}
 WHOLE_ROW = ("to do", "problem", "heading")
+EXAMPLES_KEY = (f"{MEANINGS[INPUT_FILL]}: in your submit tab's yellow cells", INPUT_FILL)
 
 
 def from_now(moment: datetime, now: datetime) -> str:
@@ -170,13 +170,14 @@ def status_frame(session: Session, player: str | None, reading: Reading | None =
 
 
 def status_layout(status: pd.DataFrame) -> TabLayout:
-    """The to-do is the first, green row; problems are red; an event's title is a heading; an
-    example is shaded as the submit tab's header and input rows are."""
+    """The to-do is the first, green row; problems are red (each row's label says so); an event's
+    title is a heading; an example is shaded as the submit tab's header and input rows are, the
+    key saying where that yellow is typed in. The fills mark rows by where they are."""
     kinds = status.attrs["kinds"]
-    layout = lay_out(status, highlight={i: FILLS[k] for i, k in enumerate(kinds) if k in WHOLE_ROW})
-    fills = dict(layout.fills)
+    fills = {}
     for i, (kind, row) in enumerate(zip(kinds, status.itertuples(index=False, name=None))):
         if kind.startswith("example"):
             last = max((c for c, v in enumerate(row) if v is not None and v != ""), default=1)
             fills.update({(i + 1, c): FILLS[kind] for c in range(1, max(last, 1) + 1)})
-    return replace(layout, fills=fills, positional_fills=bool(fills))  # they mark rows by where they are
+    return lay_out(status, highlight={i: FILLS[k] for i, k in enumerate(kinds) if k in WHOLE_ROW}, fills=fills,
+                   key=[EXAMPLES_KEY] if "example" in kinds else [])

@@ -23,13 +23,14 @@ from typing import Any
 
 import pandas as pd
 
-from sheets_host.backends import rows_from_frame
+from sheets_host.backends import rows_from_frame, written_header
 from sheets_host.kit import cells
 from sheets_host.kit.commitment import ENCODINGS, digest, root_text
 from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.layout import keyed
 from . import commitments
 from .announcements_tab import announcements
-from .delivery import written_header
+from .delivery import view_layouts
 from .history import fixed_inputs
 from .record import FORMAT, VERSION
 from .replaying import Start, body, play_round, submissions_of
@@ -227,7 +228,9 @@ def _against(record: Mapping, start: Start, rows: Sequence[Mapping], replayed: S
     if published.tabs is not None:
         tabs: dict[str, pd.DataFrame] = {commitments.PUBLIC_TAB: commitments.public_frame(game, rows)}
         if replayed and len(replayed) == len(record["rounds"]):
-            tabs.update(game.public_view(replayed[-1].after))
+            views = game.public_view(replayed[-1].after)
+            # As delivered: each with its key, where its colours need one.
+            tabs.update({name: keyed(views[name], layout)[0] for name, layout in view_layouts(game, views).items()})
             board = None
             for played in replayed:
                 board = announcements(game, board, played.number, played.text)

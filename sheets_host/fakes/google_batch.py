@@ -85,7 +85,7 @@ class BatchUpdates:
         grid_mask = mask.pop("gridProperties", {})
         if grid_mask is None:  # the whole of gridProperties
             grid_mask = {k: None for k in _GRID_PROPERTIES}
-        if (mask.keys() - {"hidden", "title"}) or not (grid_mask or mask) or not grid_mask.keys() <= _GRID_PROPERTIES:
+        if (mask.keys() - {"hidden", "title", "index"}) or not (grid_mask or mask) or not grid_mask.keys() <= _GRID_PROPERTIES:
             raise GoogleError(400, f"fake: updating {args.get('fields')!r} is not supported")
         grid = props.get("gridProperties", {})
         if "rowCount" in grid_mask:
@@ -96,6 +96,14 @@ class BatchUpdates:
             sheet.frozen_rows = grid.get("frozenRowCount", 0)
         if "hidden" in mask:
             sheet.hidden = bool(props.get("hidden"))
+        if "index" in mask:  # Google's index is counted before the move: one to the right lands one short
+            at, to = sheets.index(sheet), props.get("index", 0)
+            if not 0 <= to <= len(sheets):
+                raise GoogleError(400, f"Invalid requests[0].updateSheetProperties: index {to} is out of range")
+            if to not in (at, at + 1):
+                sheets.insert(to, sheets.pop(at) if to < at else sheet)
+                if to > at:
+                    sheets.pop(at)
         if "title" in mask:
             if any(s is not sheet and s.title.lower() == str(props.get("title")).lower() for s in sheets):
                 raise GoogleError(400, f'A sheet with the name "{props.get("title")}" already exists. Please enter another name.')

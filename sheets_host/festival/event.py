@@ -21,6 +21,7 @@ import pandas as pd
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaError
 from sheets_host.kit.game import Fate, HowTo, Parsed
+from sheets_host.kit.layout import Palette
 from sheets_host.kit.table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
@@ -191,9 +192,9 @@ class Event(ABC, Generic[State, Submission]):
         """The final ranking, best first, places 1, 2, ...: the event's score and tie chain, then
         the Gamewide Tiebreak `tiebreak` (every player of the festival, best first)."""
 
-    def palette(self) -> dict[str, str]:
-        """Cell text -> background colour for what the event colours (a board's elements)."""
-        return {}
+    def palettes(self) -> tuple[Palette, ...]:
+        """The event's colour rules (`layout.Palette`): a board's elements, a map's tiles."""
+        return ()
 
     def picture(self, state: State) -> bytes | None:
         """A PNG of the event after the round just resolved, for the festival's announcement

@@ -15,6 +15,7 @@ import pandas as pd
 
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window
+from sheets_host.kit.layout import Palette
 from sheets_host.kit.table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .event import Event
@@ -36,8 +37,8 @@ class Festival(Game[FestivalState, FestivalSubmission]):
     def round_name(self, number: int) -> str:
         return views.round_name(number)
 
-    def palette(self) -> dict[str, str]:
-        return {k: v for e in self.events if isinstance(e, Event) for k, v in e.palette().items()}
+    def palettes(self) -> tuple[Palette, ...]:
+        return tuple(p for e in self.events if isinstance(e, Event) for p in e.palettes())
 
     def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:
         return tabs.check_config(self.events, config, players)

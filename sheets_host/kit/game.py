@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import pandas as pd
 
 from .cells import Problem, RowRef, SubmitRow
+from .layout import Palette
 from .table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
@@ -260,10 +261,10 @@ class Game(ABC, Generic[State, Submission]):
         helps; the parser still decides, so free text stays allowed."""
         return {}
 
-    def palette(self) -> dict[str, str]:
-        """Cell text -> background colour (RRGGBB, `layout.tint` of the pictures' colours) for what
-        the game colours: elements, meadows, piece types."""
-        return {}
+    def palettes(self) -> tuple[Palette, ...]:
+        """The game's colour rules (`layout.Palette`): what it colours (elements, meadows, piece
+        types, in `layout.tint` of its pictures' colours), in which columns of which tabs alone."""
+        return ()
 
     def submits(self, state: State, player: str) -> bool:
         """Whether `player` has anything to submit in the round to be resolved next (in some games

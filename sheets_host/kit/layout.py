@@ -3,7 +3,15 @@
 A `TabLayout` is a plain description the backends render (openpyxl/xlsxwriter styles offline, one
 ``batchUpdate`` on Google Sheets); nothing here knows a backend, and no game writes formatting
 code: `lay_out` turns a frame plus the game's hints (a tab's schema, the choices a player has,
-the game's colours) into a layout.
+the game's colour rules) into a layout.
+
+Every colour a book shows explains itself: a header or heading (`HEADINGS`); a fill of one meaning
+in every book (`MEANINGS`: the yellow "type here", a problem, the to-do, a lock) with a cell of
+its tab saying that meaning; or a game's colour rule (`Palette`), which colours a cell by its own
+text in the columns it names alone, so a cell's colour sits beside its name ("fire", "Red
+Meadow"). What no cell names (the yellow of a submit tab, a map's `E`) is said by the tab's
+**key**: cells right of the tab's columns, past a blank one, in its header row, each in its colour
+and saying what it means (`keyed`).
 
 >>> frame = pd.DataFrame([["Ada", 12, 2.5], ["Blaise", 3, None]], columns=["player", "garnets", "score"])
 >>> tab = lay_out(frame)
@@ -18,6 +26,8 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
+from functools import cached_property
 
 import pandas as pd
 
@@ -30,6 +40,16 @@ HEADER_FILL: Colour = "D9E2F3"  # pale blue: the header row of every tab
 INPUT_FILL: Colour = "FFF8DC"  # pale yellow: where a player types
 PROBLEM_FILL: Colour = "F8D7DA"  # pale red: a problem the reader should see
 NEXT_FILL: Colour = "D4EDDA"  # pale green: what the reader must do next
+LOCKED_FILL: Colour = "E7E6E6"  # pale grey: what a player typed in a tab now locked
+TITLE_FILL: Colour = "B4C6E7"  # blue: the first row of a round's announcement, its title
+HEADING_FILL: Colour = "EDEDED"  # pale grey: a heading within an announcement
+# Fills that mark a header or a heading: the text they shade is what they head.
+HEADINGS = frozenset({HEADER_FILL, TITLE_FILL, HEADING_FILL})
+# Fills of one meaning in every book, and the words that say it: a tab showing one has a cell of
+# that fill saying so, alone or followed by ": " and more (the row's label, or the tab's key).
+MEANINGS: dict[Colour, str] = {INPUT_FILL: "type here", PROBLEM_FILL: "problem", NEXT_FILL: "to do",
+                               LOCKED_FILL: "locked"}
+KEY_GAP = 2  # characters: the blank column between a tab's columns and its key
 
 MIN_WIDTH, MAX_WIDTH = 6, 60  # characters; a wider text wraps
 # A column of numbers shows as many decimals as its most precise value needs, up to this many.
@@ -64,9 +84,11 @@ class ColumnLayout:
 @dataclass(frozen=True)
 class TabLayout:
     """A tab: its columns, the header rows frozen (bold, shaded), `input_rows` body rows shaded for
-    input (dropdowns go there too), and background `fills` by (row, column), 0-based with the
-    header as row 0: by each cell's text, or `positional_fills` when they mark rows by where they
-    are (a problem highlighted), so that a writer cannot keep a row's fill when the row moves."""
+    input (dropdowns go there too) over its first `input_columns` columns (all when None), and
+    background `fills` by (row, column), 0-based with the header as row 0: by each cell's text, or
+    `positional_fills` when they mark rows by where they are (a problem highlighted), so that a
+    writer cannot keep a row's fill when the row moves. `key`: what the tab's key must say, each
+    words and colour, placed by `keyed`."""
 
     columns: tuple[ColumnLayout, ...]
     frozen_rows: int = 1
@@ -74,10 +96,74 @@ class TabLayout:
     fills: Mapping[tuple[int, int], Colour] = field(default_factory=dict)
     positional_fills: bool = False
     heights: Mapping[int, float] = field(default_factory=dict)
+    input_columns: int | None = None
+    key: tuple[tuple[str, Colour], ...] = ()
 
     def rows(self, data_rows: int) -> int:
         """How many body rows the layout covers: the data, or the input area when larger."""
         return max(data_rows, self.input_rows)
+
+
+def _matches(name: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatchcase(cells.fold(name), cells.fold(p)) for p in patterns)
+
+
+@dataclass(frozen=True)
+class Palette:
+    """A colour rule of a game: the colour of a cell whose text is one of `colours` (case and spaces
+    ignored), in the columns it is meant for alone: those named in `columns` (`*` standing for
+    any text: "* played" is each player's column) of the tabs named in `tabs` (any tab when
+    empty). A text is the name of its colour ("fire"), unless `names` says what a symbol stands for
+    ("E": "Treasure"): the tab's key then says it.
+
+    >>> tiles = Palette({"E": "7FE5F0", "R": "E8DCC0", "A": "E8DCC0"}, ("?",), ("maps",), {"E": "Treasure", "R": "road", "A": "road"})
+    >>> tiles.colour(" e "), tiles.fires("maps", "D"), tiles.fires("defence", "facing"), tiles.fires("maps", "kind")
+    ('7FE5F0', True, False, False)
+    >>> tiles.key_entries()
+    {'7FE5F0': ('E: Treasure',), 'E8DCC0': ('R, A: road',)}
+    """
+
+    colours: Mapping[str, Colour]
+    columns: tuple[str, ...]
+    tabs: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def fires(self, tab: str, column: str | None = None) -> bool:
+        """Whether the rule colours `column` of `tab` (some column of it, when None)."""
+        return (not self.tabs or _matches(tab, self.tabs)) and (column is None or _matches(column, self.columns))
+
+    @cached_property
+    def _folded(self) -> dict[str, Colour]:
+        return {cells.fold(t): c for t, c in self.colours.items()}
+
+    def colour(self, text: object) -> Colour | None:
+        """The colour of a cell holding `text`, if the rule gives it one."""
+        return self._folded.get(cells.fold(text)) if isinstance(text, str) else None
+
+    def symbol(self, text: object) -> bool:
+        """Whether `text` is a symbol the tab's key must name."""
+        return isinstance(text, str) and cells.fold(text) in {cells.fold(s) for s in self.names}
+
+    def key_entries(self) -> dict[Colour, tuple[str, ...]]:
+        """What a tab's key says of each colour whose texts are symbols: the symbols, then their name."""
+        named: dict[tuple[Colour, str], list[str]] = {}
+        for symbol, name in self.names.items():
+            named.setdefault((self.colours[symbol], name), []).append(symbol)
+        out: dict[Colour, tuple[str, ...]] = {}
+        for (colour, name), symbols in named.items():
+            out[colour] = (*out.get(colour, ()), f"{', '.join(symbols)}: {name}")
+        return out
+
+
+def says(text: object, colour: Colour) -> bool:
+    """Whether a cell's text says what a fill of one meaning (`MEANINGS`) means.
+
+    >>> says("locked: round 2", LOCKED_FILL), says("Problem", PROBLEM_FILL), says("problems", PROBLEM_FILL)
+    (True, True, False)
+    """
+    meaning = MEANINGS.get(colour)
+    words = cells.text(text).strip().casefold() if isinstance(text, str) else ""
+    return meaning is not None and (words == meaning or words.startswith(meaning + ":"))
 
 
 def tint(rgb: Sequence[int], amount: float = TINT) -> Colour:
@@ -150,19 +236,29 @@ def shown(values: Sequence[object]) -> list[str]:
     return ["" if cells.is_blank(v) else f"{v:,.{decimals}f}" if decimals is not None else str(v) for v in values]
 
 
-def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, notes: Mapping[str, str] = {},
-            palette: Mapping[str, Colour] = {}, input_rows: int = 0,
-            highlight: Mapping[int, Colour] = {}, clipped: Collection[str] = ()) -> TabLayout:
-    """The layout of `frame` written as a tab: widths fit the content (capped; longer text wraps,
-    but for the `clipped` columns, one line a row), number columns right-aligned in one format;
-    `choices` and `notes` by column name; a cell whose text is a `palette` key (case and spaces
-    ignored) takes its colour; `highlight` colours whole body rows (0-based body row -> colour),
-    e.g. a problem."""
+def lay_out(frame: pd.DataFrame, *, tab: str = "", choices: Mapping[str, Sequence[str]] = {},
+            notes: Mapping[str, str] = {}, palettes: Sequence[Palette] = (), input_rows: int = 0,
+            highlight: Mapping[int, Colour] = {}, fills: Mapping[tuple[int, int], Colour] = {},
+            key: Sequence[tuple[str, Colour]] = (), clipped: Collection[str] = ()) -> TabLayout:
+    """The layout of `frame` written as tab `tab`: widths fit the content (capped; longer text
+    wraps, but for the `clipped` columns, one line a row), number columns right-aligned in one
+    format; `choices` and `notes` by column name; a cell takes the colour its text has under a
+    palette meant for its column (`Palette.fires`); `highlight` colours whole body rows (0-based
+    body row -> colour), e.g. a problem, and `fills` single cells (row 0 the header). The key says
+    `key`, then each fill of one meaning (`MEANINGS`) that no cell of its fill says, then each
+    symbol's colour shown (`Palette.names`).
+
+    >>> frame = pd.DataFrame([["E", "fire"], ["R", "E"]], columns=["D", "facing"])
+    >>> tiles = Palette({"E": "7FE5F0", "R": "E8DCC0"}, ("?",), names={"E": "Treasure", "R": "road"})
+    >>> tab = lay_out(frame, palettes=[tiles], input_rows=5)
+    >>> tab.fills, tab.key
+    ({(1, 0): '7FE5F0', (2, 0): 'E8DCC0'}, (('type here', 'FFF8DC'), ('E: Treasure', '7FE5F0'), ('R: road', 'E8DCC0')))
+    """
     body = frame.itertuples(index=False, name=None)
     columns_values = list(zip(*body)) if len(frame) else [()] * len(frame.columns)
-    keys = {cells.fold(k): c for k, c in palette.items()}
     columns = []
-    fills: dict[tuple[int, int], Colour] = {}
+    coloured: dict[tuple[int, int], Colour] = {}
+    symbols: list[tuple[str, Colour]] = []
     for c, (name, values) in enumerate(zip(frame.columns, columns_values)):
         name = cells.text(name)
         options = tuple(dict.fromkeys(cells.text(o) for o in choices.get(name, ()) if not cells.is_blank(o)))
@@ -173,31 +269,89 @@ def lay_out(frame: pd.DataFrame, *, choices: Mapping[str, Sequence[str]] = {}, n
         columns.append(ColumnLayout(width=width, number_format=number_format,
                                     align="right" if number_format else "left", wrap=longest > MAX_WIDTH - 2 and not clip,
                                     choices=options, note=notes.get(name, ""), clip=clip))
-        if keys:
-            for r, v in enumerate(values, start=1):
-                colour = keys.get(cells.fold(cells.text(v))) if isinstance(v, str) else None
-                if colour:
-                    fills[r, c] = colour
+        rules = [p for p in palettes if p.fires(tab, name)]
+        for r, v in enumerate(values, start=1):
+            for rule in rules:
+                if colour := rule.colour(v):
+                    coloured[r, c] = colour
+                    if rule.symbol(v):
+                        symbols += [(entry, colour) for entry in rule.key_entries().get(colour, ())]
+                    break
     # Offline, a number flush right meets text flush left ("0 16.10" reads "016.10"; Google's
     # gridlines and padding part them): the text column steps in.
     columns = [replace(column, indent=True) if c and column.align == "left" and columns[c - 1].align == "right" else column
                for c, column in enumerate(columns)]
     for r, colour in highlight.items():
         for c in range(len(columns)):
-            fills.setdefault((r + 1, c), colour)
+            coloured.setdefault((r + 1, c), colour)
+    coloured.update(fills)
     wrapped = [c for c, column in enumerate(columns) if column.wrap]
     heights = {}
     for r, row in enumerate([list(frame.columns), *frame.itertuples(index=False, name=None)] if wrapped else []):
         height = row_height((row[c], columns[c].width) for c in wrapped)
         if height:
             heights[r] = height
-    return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=fills, positional_fills=bool(highlight),
-                     heights=heights)
+    return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=coloured,
+                     positional_fills=bool(highlight or fills), heights=heights,
+                     key=_key(frame, coloured, input_rows, key, symbols))
+
+
+def _key(frame: pd.DataFrame, fills: Mapping[tuple[int, int], Colour], input_rows: int,
+         given: Sequence[tuple[str, Colour]], symbols: Sequence[tuple[str, Colour]]) -> tuple[tuple[str, Colour], ...]:
+    """What a tab's key says: `given` (a tab's own words for a fill), each fill of one meaning the
+    tab shows that no cell of that fill says, then the `symbols` a palette names."""
+    rows = [list(frame.columns), *frame.itertuples(index=False, name=None)]
+    shown = ([INPUT_FILL] if input_rows else []) + [c for c in fills.values() if c in MEANINGS]
+    said = {c for (r, k), c in fills.items() if c in MEANINGS and r < len(rows) and k < len(rows[r]) and says(rows[r][k], c)}
+    told = {colour for _, colour in given}
+    return tuple(dict.fromkeys([*given, *((MEANINGS[c], c) for c in dict.fromkeys(shown) if c not in said | told),
+                                *symbols]))
+
+
+def keyed(frame: pd.DataFrame, layout: TabLayout) -> tuple[pd.DataFrame, TabLayout]:
+    """`frame` and its `layout` with the tab's key (`layout.key`) in place: right of the columns,
+    past a blank one, in the header row, each entry in its colour. Its columns take no input
+    shading and, holding nothing below the header, are never read as a submission's.
+
+    >>> frame, layout = keyed(pd.DataFrame([["stone"]], columns=["kind"]), TabLayout((ColumnLayout(7),), input_rows=3,
+    ...                                                                           key=(("type here", INPUT_FILL),)))
+    >>> frame.columns.tolist(), frame.values.tolist(), layout.fills, layout.input_columns
+    (['kind', '', 'type here'], [['stone', None, None]], {(0, 2): 'FFF8DC'}, 1)
+    >>> keyed(frame, layout)[0].columns.tolist()
+    ['kind', '', 'type here']
+    """
+    if not layout.key:
+        return frame, layout
+    width, texts = len(frame.columns), [text for text, _ in layout.key]
+    out = pd.DataFrame([[*row, None, *[None] * len(texts)] for row in frame.itertuples(index=False, name=None)],
+                       columns=[*frame.columns, "", *texts], index=frame.index, dtype=object)
+    out.attrs = dict(frame.attrs)
+    return out, replace(layout, columns=(*layout.columns, ColumnLayout(KEY_GAP), *(ColumnLayout(_width([t])) for t in texts)),
+                        fills={**layout.fills, **{(0, width + 1 + i): colour for i, (_, colour) in enumerate(layout.key)}},
+                        input_columns=width, key=())  # in place: keyed again, it is left as it is
+
+
+def unkeyed(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame`, a tab as read, without the key of one meaning's words (`keyed`: a blank column,
+    then a header saying "type here" or "locked: round 2"), for it to be written again.
+
+    >>> unkeyed(pd.DataFrame([["stone", None, None]], columns=["kind", "(B)", "type here"])).columns.tolist()
+    ['kind']
+    """
+    names = [cells.text(c) for c in frame.columns]
+    end = len(names)
+    while end and any(says(names[end - 1], colour) for colour in MEANINGS):
+        end -= 1
+    gap = end - 1
+    if end == len(names) or gap < 0 or names[gap] not in ("", f"({cells.column_letter(gap)})"):
+        return frame
+    return frame.iloc[:, :gap]
 
 
 def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str] = (),
-                choices: Mapping[str, Sequence[str]] = {}, palette: Mapping[str, Colour] = {},
-                input_rows: int = 0, clipped: Collection[str] = ()) -> TabLayout:
+                choices: Mapping[str, Sequence[str]] = {}, palettes: Sequence[Palette] = (),
+                input_rows: int = 0, highlight: Mapping[int, Colour] = {}, key: Sequence[tuple[str, Colour]] = (),
+                clipped: Collection[str] = ()) -> TabLayout:
     """The layout of a tab that has a schema: each column's doc is its header note, and a column
     of known values (a choice, a player, yes/no) gets its dropdown and is as wide as they are
     (a tab that grows by appended rows is widened as they need, `Book.write`); `choices` narrows a
@@ -220,5 +374,5 @@ def lay_out_tab(frame: pd.DataFrame, schema: TabSchema, *, players: Sequence[str
             known[column.name] = ("yes", "no")
     notes = {c.name: c.doc for c in schema.columns if c.doc}
     json = [c.name for c in schema.columns if c.kind == "json"]
-    return lay_out(frame, choices={**known, **choices}, notes=notes, palette=palette, input_rows=input_rows,
-                   clipped=[*json, *clipped])
+    return lay_out(frame, tab=schema.name, choices={**known, **choices}, notes=notes, palettes=palettes,
+                   input_rows=input_rows, highlight=highlight, key=key, clipped=[*json, *clipped])

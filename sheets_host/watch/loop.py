@@ -57,7 +57,7 @@ from sheets_host.discord.post import Send, send_to_discord, post, shown
 from sheets_host.discord.private import Private
 from sheets_host.engine import commands as engine
 from sheets_host.engine.deadlines import closes_early, moved_at
-from sheets_host.engine.delivery import delivered, submit_layout
+from sheets_host.engine.delivery import delivered, submit_tab
 from sheets_host.engine.host import Clock, Session, now_utc, open_session, parse_time, stamp
 from sheets_host.engine.reading import submit_rows
 from sheets_host.engine.status_tab import from_now
@@ -425,9 +425,10 @@ class Watch:
                     details.append(f"{player}: {name} row {row}")
                 stamped[name] = data
             tab_of = {t.name: t for t in game.submit_tabs(state, player)}
+            written = {n: submit_tab(game, state, player, tab_of[n], d) for n, d in stamped.items()}
             session.backend.book(f"player:{player}").write(
-                stamped, shown={n: tabs[n] for n in stamped},
-                layouts={n: submit_layout(game, state, player, tab_of[n], d) for n, d in stamped.items()})
+                {n: f for n, (f, _) in written.items()}, shown={n: tabs[n] for n in stamped},
+                layouts={n: layout for n, (_, layout) in written.items()})
         if not details:
             return
         self._record(session.open_round["round"], "stamp", at, "; ".join(details))

@@ -14,6 +14,7 @@ from sheets_host.engine import commands as engine
 from sheets_host.engine.commands import HISTORY
 from sheets_host.engine.play import bots_submit, demo
 from sheets_host.kit.errors import BookError, SchemaErrors, SheetsHostError
+from sheets_host.kit.layout import unkeyed
 
 from tests.conftest import PLAYERS, fixed_clock
 
@@ -37,7 +38,8 @@ def host(backend, tab):
 
 
 def submit_tab(backend, player):
-    return backend.book(f"player:{player}").read(["submit"]).get("submit", pd.DataFrame())
+    """The player's submit tab as read, its key left out (`layout.keyed`): what they typed."""
+    return unkeyed(backend.book(f"player:{player}").read(["submit"]).get("submit", pd.DataFrame()))
 
 
 def archive_keys(backend):

@@ -13,6 +13,10 @@ and at the end, read at a glance as LibreOffice or Excel shows them:
 Issue 28: an honest game verifies: its record (`record`) passes every check of `verify` against
 its public book and its announcement files, in every game, the Academy with an event hosted by
 hand included.
+
+Issue 34: every colour in every book (the host's too) sits beside its own name or is in its tab's
+key, and a game's colour rule fires only in the columns it is meant for; a player's tabs to fill
+this round come right after `status`, and a locked submit tab looks locked (no yellow "type here").
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from sheets_host.engine.play import bot_names, bots_submit, host_types
 from sheets_host.engine.record import write_record
 from sheets_host.engine.verify import Published, announcement_files, load_record, verify
 from sheets_host.games import get_game
+from sheets_host.kit.game import Game
 
 from tests.conftest import fixed_clock
 
@@ -58,6 +63,20 @@ class Book:
     markdown: list[str] = field(default_factory=list)  # cells holding Markdown, as 'tab!cell: text'
     tabs: list[str] = field(default_factory=list)  # the tabs in order
     status: list[list[str]] = field(default_factory=list)  # the status tab's rows, as text
+    fills: list[Fill] = field(default_factory=list)  # every filled cell
+    locked: set[str] = field(default_factory=set)  # the tabs protected
+    due: list[str] = field(default_factory=list)  # a player's submit tabs to fill in the round open
+
+
+@dataclass(frozen=True)
+class Fill:
+    """A filled cell: its tab, its column's header, its row (1 the header), its text and its fill."""
+
+    tab: str
+    column: str
+    row: int
+    text: str
+    colour: str  # RRGGBB
 
 
 def read_book(path: Path) -> Book:
@@ -67,6 +86,10 @@ def read_book(path: Path) -> Book:
         styles = ElementTree.fromstring(z.read("xl/styles.xml"))
         wraps = [xf.find(f"{M}alignment") is not None and xf.find(f"{M}alignment").get("wrapText") in ("1", "true")
                  for xf in styles.find(f"{M}cellXfs")]
+        solid = [(f.find(f"{M}patternFill/{M}fgColor") if f.find(f"{M}patternFill[@patternType='solid']") is not None
+                  else None) for f in styles.find(f"{M}fills")]
+        fills = [(solid[int(xf.get("fillId", "0"))].get("rgb", "")[-6:] if solid[int(xf.get("fillId", "0"))] is not None
+                  else None) for xf in styles.find(f"{M}cellXfs")]
         book = ElementTree.fromstring(z.read("xl/workbook.xml"))
         rels = ElementTree.fromstring(z.read("xl/_rels/workbook.xml.rels"))
         targets = {r.get("Id"): r.get("Target") for r in rels}
@@ -77,6 +100,9 @@ def read_book(path: Path) -> Book:
             out.tabs.append(sheet.get("name"))
             target = targets[sheet.get(f"{R}id")].lstrip("/")
             xml = ElementTree.fromstring(z.read(target if target.startswith("xl/") else f"xl/{target}"))
+            if xml.find(f"{M}sheetProtection") is not None:
+                out.locked.add(sheet.get("name"))
+            header: dict[int, str] = {}
             widths = {}
             for col in xml.iter(f"{M}col"):
                 for c in range(int(col.get("min")), int(col.get("max")) + 1):
@@ -89,6 +115,11 @@ def read_book(path: Path) -> Book:
                     if cell.get("t") == "s":
                         text = shared[int(text)]
                     texts.append(text)
+                    if row.get("r") == "1":
+                        header[_column(cell.get("r"))] = text
+                    if fill := fills[int(cell.get("s", "0"))]:
+                        out.fills.append(Fill(sheet.get("name"), header.get(_column(cell.get("r")), ""), int(row.get("r")),
+                                              text, fill))
                     if sheet.get("name") != "sheets-host" and MARKDOWN.search(text):
                         out.markdown.append(f"{sheet.get('name')}!{cell.get('r')}: {text[:80]!r}")
                     if not text or not wraps[int(cell.get("s", "0"))]:
@@ -138,10 +169,18 @@ def play(name: str, settings: dict, tmp_path_factory) -> tuple:
         bots_submit(backend, session, 3)
         if round_ == 1:  # checked once (problems shown), as a check costs a round's reading
             engine.check(backend, fixed_clock)
-            mid = {p.name: read_book(p) for p in books(folder)}
+            mid = read_books(folder, session)
         if engine.resolve(backend, early=True, clock=fixed_clock).over:
             break
-    return mid, {p.name: read_book(p) for p in books(folder)}, folder, settings
+    return mid, read_books(folder, engine.open_session(backend, fixed_clock)), folder, settings
+
+
+def read_books(folder: Path, session) -> dict[str, Book]:
+    """The public book, each player's (with the tabs they have to fill) and the host's."""
+    out = {p.name: read_book(p) for p in [*books(folder), folder / "host.xlsx"]}
+    for player in session.players:
+        out[f"{player}.xlsx"].due = [t.name for t in session.game.submit_tabs(session.state, player)]
+    return out
 
 
 @pytest.fixture(params=["mid", "end"])
@@ -149,6 +188,13 @@ def seen(request, played) -> dict[str, Book]:
     """Each book, by file name, mid-game or at the end."""
     mid, end, _, _ = played
     assert mid, "the game ended before its second round"
+    return {name: book for name, book in (mid if request.param == "mid" else end).items() if name != "host.xlsx"}
+
+
+@pytest.fixture(params=["mid", "end"])
+def every_book(request, played) -> dict[str, Book]:
+    """Each book, by file name, the host's too, mid-game or at the end."""
+    mid, end, _, _ = played
     return mid if request.param == "mid" else end
 
 
@@ -194,3 +240,87 @@ def test_an_honest_game_verifies_against_its_public_book_and_announcements(playe
     # The host's inputs are the host's alone: the ranking of the event hosted by hand, nothing in the others.
     inputs = {tab for r in record["rounds"] for tab in r["host inputs"]}
     assert inputs == ({"summoning ranking"} if settings else set())
+
+
+# ---- colours, tab order and the look of a locked tab (issue 34) ---------------------------------
+
+
+def game_of(played) -> Game:
+    """The game played, from its folder (named after it)."""
+    return get_game(next(name for name in GAMES if played[2].name.startswith(name)))
+
+
+def test_every_colour_sits_beside_its_own_name_or_in_its_tabs_key(played, every_book):
+    """A filled cell is a header or heading; a fill of one meaning in every book (the yellow "type
+    here", a problem, the to-do, a lock) with a cell of its tab saying that meaning (its key, or the
+    label of the row it fills); or the colour a game's palette gives its own text, in a column that
+    palette is meant for, with the tab's key naming it when the text is a symbol (a map's `E`)."""
+    from sheets_host.kit.layout import HEADINGS, MEANINGS
+
+    palettes = game_of(played).palettes()
+    wrong = []
+    for name, book in every_book.items():
+        said = {(f.tab, f.colour, f.text) for f in book.fills}
+        for f in book.fills:
+            if f.colour in HEADINGS:
+                continue
+            if f.colour in MEANINGS:
+                meaning = MEANINGS[f.colour]
+                if not any(t == f.tab and c == f.colour and (x == meaning or x.startswith(meaning + ":"))
+                           for t, c, x in said):
+                    wrong.append(f"{name} {f.tab}!{f.column} row {f.row} {f.text!r}: {f.colour} with no {meaning!r} on the tab")
+                continue
+            if f.row == 1:  # a key's entry: a palette's name for its colour
+                if not any(p.fires(f.tab) and f.text in p.key_entries().get(f.colour, ()) for p in palettes):
+                    wrong.append(f"{name} {f.tab} key {f.text!r}: {f.colour} is not what it names")
+                continue
+            rules = [p for p in palettes if p.fires(f.tab, f.column) and p.colour(f.text) == f.colour]
+            if not rules:
+                wrong.append(f"{name} {f.tab}!{f.column} row {f.row} {f.text!r}: {f.colour} by no palette meant for it")
+            elif any(p.names for p in rules) and not any((f.tab, f.colour, x) in said for p in rules
+                                                          for x in p.key_entries().get(f.colour, ())):
+                wrong.append(f"{name} {f.tab}!{f.column} row {f.row} {f.text!r}: {f.colour} not in the tab's key")
+    assert wrong == []
+
+
+def test_a_wind_guide_me_stone_is_never_greyed(played, every_book):
+    """Its `kind` column was filled dark grey for every "stone", as if disabled: nothing but the
+    yellow of a cell to type in may fill it."""
+    from sheets_host.kit.layout import INPUT_FILL
+
+    if game_of(played).name != "wind-guide-me":
+        pytest.skip("Wind Guide Me's books")
+    assert [(name, f) for name, book in every_book.items() for f in book.fills
+            if f.column == "kind" and f.row > 1 and f.colour != INPUT_FILL] == []
+
+
+def test_the_academy_colours_tiles_on_its_maps_alone(played, every_book):
+    """A facing of E (East) in `summoning defence` and a track named A in `summoning tracks` wore
+    the Treasure tile's and the road's colours: a tile's colour fills only the maps' cells."""
+    from sheets_host.events.summoning.views import PALETTE
+
+    if game_of(played).name != "academy-of-witchcraft-arts":
+        pytest.skip("the Academy's books")
+    tiles = set(PALETTE.values())
+    assert [(name, f) for name, book in every_book.items() for f in book.fills
+            if f.colour in tiles and f.tab != "summoning maps"] == []
+
+
+def test_this_rounds_tabs_come_right_after_status(every_book):
+    """An Academy player's five tabs to fill were tabs 15 to 19 of 19."""
+    players = {name: book for name, book in every_book.items() if name not in ("host.xlsx", "public.xlsx")}
+    assert {name: book.tabs[:1 + len(book.due)] for name, book in players.items()
+            if book.tabs[:1 + len(book.due)] != ["status", *book.due]} == {}
+
+
+def test_a_locked_submit_tab_looks_locked(played, every_book):
+    """A tab a player can no longer type in (a past round's, or every one once the game is over)
+    wore the yellow "type here": it has none, and its key says it is locked."""
+    from sheets_host.kit.layout import INPUT_FILL, LOCKED_FILL
+
+    submit = {t.name for t in game_of(played).every_submit_tab()}
+    for name, book in every_book.items():
+        for tab in (book.locked & submit) - set(book.due):
+            fills = {(f.colour, f.text) for f in book.fills if f.tab == tab}
+            assert not any(c == INPUT_FILL for c, _ in fills), (name, tab)
+            assert any(c == LOCKED_FILL and x.startswith("locked") for c, x in fills), (name, tab, fills)

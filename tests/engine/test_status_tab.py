@@ -14,7 +14,7 @@ import pytest
 
 from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.engine import commands as engine
-from sheets_host.engine.delivery import submit_layout
+from sheets_host.engine.delivery import submit_tab
 from sheets_host.engine.play import bot_names, bots_submit, host_types
 from sheets_host.games import get_game
 from sheets_host.kit.layout import INPUT_FILL, NEXT_FILL, PROBLEM_FILL
@@ -42,7 +42,8 @@ def type_badly(backend, game, session, player) -> str:
     submit = book.read([tab.name])[tab.name]
     extra = pd.DataFrame([["no such thing"] + [None] * (len(submit.columns) - 1)], columns=submit.columns)
     typed = pd.concat([submit, extra], ignore_index=True)
-    book.write({tab.name: typed}, layouts={tab.name: submit_layout(game, session.state, player, tab, typed)})
+    typed, layout = submit_tab(game, session.state, player, tab, typed)
+    book.write({tab.name: typed}, layouts={tab.name: layout})
     return tab.name
 
 

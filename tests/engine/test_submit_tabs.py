@@ -11,6 +11,7 @@ from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.engine import commands as engine
 from sheets_host.engine.play import bots_submit
 from sheets_host.fakes.google import fake_backend
+from sheets_host.kit.layout import unkeyed
 
 from tests.conftest import fixed_clock
 from . import tally
@@ -27,7 +28,8 @@ def game(monkeypatch, tmp_path):
 
 
 def book(backend, player: str) -> dict[str, pd.DataFrame]:
-    return backend.book(f"player:{player}").read()
+    """The player's tabs as read, each tab's key left out (`layout.keyed`)."""
+    return {name: unkeyed(tab) for name, tab in backend.book(f"player:{player}").read().items()}
 
 
 def type_in(backend, player: str, orders: list[list], board: list[list]) -> None:

@@ -14,7 +14,7 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from sheets_host.backends import ENGINE_TAB
 from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.engine import commands as engine
-from sheets_host.engine.delivery import submit_layout
+from sheets_host.engine.delivery import submit_tab
 from sheets_host.engine.play import bot_names, bots_submit
 from sheets_host.games import get_game
 from sheets_host.kit.layout import HEADER_FILL, INPUT_FILL, NEXT_FILL, PROBLEM_FILL
@@ -49,7 +49,8 @@ def played(request, tmp_path_factory):
     submit = book.read([tab.name])[tab.name]
     bad = pd.concat([submit, pd.DataFrame([["no such thing", *[None] * (len(submit.columns) - 1)]],
                                           columns=submit.columns)], ignore_index=True)
-    book.write({tab.name: bad}, layouts={tab.name: submit_layout(game, session.state, player, tab, bad)})
+    bad, layout = submit_tab(game, session.state, player, tab, bad)
+    book.write({tab.name: bad}, layouts={tab.name: layout})
     engine.check(backend, fixed_clock)
     return game, folder, [player, *(p for p in names if p != player)], engine.open_session(backend, fixed_clock)
 

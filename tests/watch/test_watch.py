@@ -190,15 +190,15 @@ def test_spirit_chain_part_ends_with_its_window_once_both_have_answered(folder_b
 
 
 def _type(backend, player, rows):
-    from sheets_host.engine.delivery import submit_layout
+    from sheets_host.engine.delivery import submit_tab
     import pandas as pd
 
     session = engine.open_session(backend)
     tab = session.game.submit_tabs(session.state, player)[0]
     data = pd.DataFrame(rows, columns=tab.header[:len(rows[0])]).reindex(columns=tab.header)
     data.index = range(2, 2 + len(data))
-    backend.book(f"player:{player}").write(
-        {tab.name: data}, layouts={tab.name: submit_layout(session.game, session.state, player, tab, data)})
+    data, layout = submit_tab(session.game, session.state, player, tab, data)
+    backend.book(f"player:{player}").write({tab.name: data}, layouts={tab.name: layout})
 
 
 def test_a_bad_reminder_setting_names_the_cell(folder_backend):

@@ -75,7 +75,7 @@ def _typed(backend, player: str, final: str | None, valid: bool = True) -> None:
     """The player's bot rows (or a row no game reads), and `final` in a column of its own."""
     import pandas as pd
 
-    from sheets_host.engine.delivery import submit_frames, submit_layout
+    from sheets_host.engine.delivery import submit_frames, submit_tab
     from sheets_host.kit.game import rng_for
 
     session = engine.open_session(backend)
@@ -86,8 +86,8 @@ def _typed(backend, player: str, final: str | None, valid: bool = True) -> None:
     data = submit_frames(game, state, player, rows)[tab.name]
     if final is not None:
         data = pd.concat([data, pd.DataFrame({"final": [final]}, index=data.index[:1])], axis=1).astype(object)
-    backend.book(f"player:{player}").write(
-        {tab.name: data}, layouts={tab.name: submit_layout(game, state, player, tab, data)})
+    data, layout = submit_tab(game, state, player, tab, data)
+    backend.book(f"player:{player}").write({tab.name: data}, layouts={tab.name: layout})
 
 
 def test_early_close_locks_and_resolves_once_every_submission_counts_and_is_final(folder_backend):

@@ -66,7 +66,7 @@ from gspread.http_client import HTTPClient, ParamsType
 from gspread.urls import SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEET_DRIVE_URL
 from gspread.utils import absolute_range_name, extract_id_from_url, rowcol_to_a1
 
-from sheets_host.backends import frame_from_rows, match_tab, rows_from_frame
+from sheets_host.backends import frame_from_rows, match_tab, rows_from_frame, written_header
 from sheets_host.kit.cells import column_letter, fold
 from sheets_host.kit.errors import BookError, BusyError
 from sheets_host.kit.layout import TabLayout, lay_out
@@ -74,7 +74,7 @@ from .client import IN_FLIGHT, RetryingHTTPClient, connect
 from .drive import changed_files, find, new_spreadsheet, share, update
 from .lease import LEASE, LEASE_TIME, LeaseHolding, _lease_gone
 from .sheets_api import (LOCK, METADATA_FIELDS, Cells, Tab, append_rows, cell_values, grid_fields, grid_of, mark,
-                         marks_of, patch_tab, replace_tab, tabs_of)
+                         marks_of, patch_tab, put_first, replace_tab, tabs_of)
 
 CELL_LIMIT = 50_000  # characters in one cell
 # Drive appProperties (private to this app) that let the same `new` run again find what it made
@@ -213,10 +213,11 @@ class GoogleBook(LeaseHolding):
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
               hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {},
-              remove: Collection[str] = ()) -> None:
+              remove: Collection[str] = (), first: Sequence[str] = ()) -> None:
         """One ``batchUpdate`` (see the module's docstring and `Book.write`); a tab `shown` as it
         stands is patched (`patch_tab`) rather than written whole; a tab removed is a
-        ``deleteSheet`` in the same request."""
+        ``deleteSheet`` in the same request; a tab moved to its place among `first` an
+        ``updateSheetProperties`` of its index."""
         table = {name: rows_from_frame(frame) for name, frame in tabs.items()}
         added = {name: rows_from_frame(frame) for name, frame in append.items()}
         self._check_cells(table)
@@ -266,6 +267,7 @@ class GoogleBook(LeaseHolding):
         if self._fresh and (tabs or append):
             for title in [t for t in after if t not in written]:
                 requests_.append({"deleteSheet": {"sheetId": after.pop(title).sheet_id}})
+        requests_ += put_first(after, [title for name in first if (title := self._find(name, after)) is not None])
         if not requests_:
             return
         write_id = random.SystemRandom().randrange(1, 2**31)
@@ -317,18 +319,18 @@ class GoogleBook(LeaseHolding):
 
 
 def _as_in_sheet(frame: pd.DataFrame) -> list[list[object]] | None:
-    """The rows of `frame` (header first) where they stand in the sheet: a frame as written (index
-    0, 1, ...), or as read (index the sheet's row numbers) with no blank row left out between its
-    rows; None when where its rows stand is not known.
+    """The rows of `frame` (header first, a blank header cell blank) where they stand in the
+    sheet: a frame as written (index 0, 1, ...), or as read (index the sheet's row numbers) with
+    no blank row left out between its rows; None when where its rows stand is not known.
 
-    >>> _as_in_sheet(pd.DataFrame({"a": [1, 2]}, index=[2, 3])), _as_in_sheet(pd.DataFrame({"a": [1, 2]}, index=[2, 4]))
-    ([['a'], [1], [2]], None)
+    >>> _as_in_sheet(pd.DataFrame({"a": [1, 2], "(B)": [3, 4]}, index=[2, 3])), _as_in_sheet(pd.DataFrame({"a": [1, 2]}, index=[2, 4]))
+    ([['a', ''], [1, 3], [2, 4]], None)
     """
     index = frame.index
     written = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
     if not written and list(index) != list(range(2, 2 + len(frame))):
         return None
-    return rows_from_frame(frame)
+    return [written_header(frame), *rows_from_frame(frame)[1:]]
 
 
 class GoogleBackend:

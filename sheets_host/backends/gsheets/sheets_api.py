@@ -213,7 +213,7 @@ def replace_tab(tabs: dict[str, Tab], title: str, rows: list[list[object]], layo
     if sent < input_end and columns:  # input rows beyond those sent: shaded as a block
         out.append({"repeatCell": {
             "range": {"sheetId": tab.sheet_id, "startRowIndex": sent, "endRowIndex": input_end,
-                      "startColumnIndex": 0, "endColumnIndex": len(columns)},
+                      "startColumnIndex": 0, "endColumnIndex": _input_columns(layout)},
             "cell": {"userEnteredFormat": fill(INPUT_FILL)},
             "fields": f"userEnteredFormat.{FILL}",
         }})
@@ -276,6 +276,33 @@ def _shown(row: Sequence[object]) -> list[str | None]:
     return cells
 
 
+def put_first(tabs: dict[str, Tab], titles: Sequence[str]) -> list[dict[str, Any]]:
+    """The requests that move the tabs `titles` to the front of the book, in that order, the others
+    keeping theirs; `tabs` (by title, in the book's order) is reordered to match. Each moves to
+    the left or stays, so its new index is where it goes (Google counts a move to the right from
+    before the move).
+
+    >>> tabs = {t: Tab(i, 1, 1, []) for i, t in enumerate(["status", "views", "bolts", "board"])}
+    >>> [r["updateSheetProperties"]["properties"] for r in put_first(tabs, ["status", "board", "bolts"])], list(tabs)
+    ([{'sheetId': 3, 'index': 1}, {'sheetId': 2, 'index': 2}], ['status', 'board', 'bolts', 'views'])
+    """
+    order, out = list(tabs), []
+    for index, title in enumerate(dict.fromkeys(titles)):
+        if order.index(title) != index:
+            order.remove(title)
+            order.insert(index, title)
+            out.append({"updateSheetProperties": {"properties": {"sheetId": tabs[title].sheet_id, "index": index},
+                                                  "fields": "index"}})
+    moved = {title: tabs.pop(title) for title in order}
+    tabs.update(moved)
+    return out
+
+
+def _input_columns(layout: TabLayout) -> int:
+    """How many columns, from the first, a tab's input rows shade (a key beside them is not)."""
+    return len(layout.columns) if layout.input_columns is None else layout.input_columns
+
+
 def _fills_by_row(layout: TabLayout) -> dict[int, dict[int, str]]:
     fills: dict[int, dict[int, str]] = {}
     for (r, c), colour in layout.fills.items():
@@ -306,12 +333,13 @@ def _row_data(values: Sequence[object], r: int, layout: TabLayout, row_fills: Ma
     `layout` says."""
     columns, frozen = layout.columns, layout.frozen_rows
     input_row = 1 <= r < 1 + layout.input_rows
+    inputs = _input_columns(layout)
     styled = r < frozen or input_row
     cells = []
     for c in range(max(len(values), len(columns) if styled else 0, max(row_fills, default=-1) + 1)):
         cell = cell_data(values[c]) if c < len(values) else {}
         fmt: dict[str, Any] = {"textFormat": {"bold": True}} if r < frozen else {}
-        colour = row_fills.get(c) or (HEADER_FILL if r < frozen else INPUT_FILL if input_row else None)
+        colour = row_fills.get(c) or (HEADER_FILL if r < frozen else INPUT_FILL if input_row and c < inputs else None)
         if colour:
             fmt.update(fill(colour))
         if fmt:

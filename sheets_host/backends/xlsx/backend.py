@@ -206,7 +206,7 @@ class XlsxBook(XlsxEditing):
     def write(self, tabs: Mapping[str, pd.DataFrame], *, append: Mapping[str, pd.DataFrame] = {},
               layouts: Mapping[str, TabLayout] = {}, protect: Mapping[str, bool] = {},
               hidden: Collection[str] = (), shown: Mapping[str, pd.DataFrame] = {},
-              remove: Collection[str] = ()) -> None:
+              remove: Collection[str] = (), first: Sequence[str] = ()) -> None:
         """`Book.write`; `shown` places the rows appended in their tab's layout, and is not used
         otherwise: a tab changed is a part of the file written anew, which costs no request."""
         for name in [*tabs, *append]:
@@ -226,10 +226,11 @@ class XlsxBook(XlsxEditing):
             with self._opening():
                 data = self.path.read_bytes()
         try:
-            out = self._edit(data, whole, looks, grow, layouts, protect, hidden, remove, placed)
+            out = self._edit(data, whole, looks, grow, layouts, protect, hidden, remove, placed, first)
         except _Unsupported:
             try:
-                out = self._edit(self._normalized(data), whole, looks, grow, layouts, protect, hidden, remove, placed)
+                out = self._edit(self._normalized(data), whole, looks, grow, layouts, protect, hidden, remove, placed,
+                                 first)
             except _Unsupported as e:  # openpyxl's own output: not expected
                 raise BookError(f"cannot write {self.path}: its content is not understood ({e}); open it in a "
                                 "spreadsheet program and save it as .xlsx, or restore a copy") from None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -51,22 +51,24 @@ class XlsxEditing:
 
     def _edit(self, data: bytes | None, whole: Mapping[str, list[list[object]]], looks: Mapping[str, TabLayout],
               grow: Mapping[str, pd.DataFrame], layouts: Mapping[str, TabLayout], protect: Mapping[str, bool],
-              hidden: Collection[str], remove: Collection[str] = (), placed: Mapping[str, TabLayout] = {}) -> bytes:
+              hidden: Collection[str], remove: Collection[str] = (), placed: Mapping[str, TabLayout] = {},
+              first: Sequence[str] = ()) -> bytes:
         """The new content of the book file (see the module's doc); `placed` lays out the rows
-        appended to a tab of `grow` (`appended_layout`)."""
+        appended to a tab of `grow` (`appended_layout`); the tabs named in `first` come first."""
         with self._opening():
             pkg = _Package(data)
             book = _Workbook(pkg)
             styles = _Styles(pkg, book)
             values = _Values(data, pkg, self.path) if data is not None else None
         try:
-            return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden, remove, placed)
+            return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden, remove, placed,
+                                first)
         finally:
             if values is not None:
                 values.close()
 
     def _edited(self, pkg: _Package, book: _Workbook, styles: _Styles, values: _Values | None,
-                whole, looks, grow, layouts, protect, hidden, remove, placed) -> bytes:
+                whole, looks, grow, layouts, protect, hidden, remove, placed, first) -> bytes:
         renders: dict[str, _Render] = {}
         appends: dict[str, tuple[_Sheet, int, list[list[object]], TabLayout | None]] = {}
         formulas_gone = False
@@ -178,6 +180,7 @@ class XlsxEditing:
 
         if not book.sheets:
             render(_Render(book.add("info"), [], TabLayout(()), "info"))
+        book.put_first(first)
         self._show_one(pkg, book)
         if removed or any(s.new for s in book.sheets):
             self._untitled(pkg)

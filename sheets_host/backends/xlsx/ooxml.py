@@ -9,7 +9,7 @@ import io
 import posixpath
 import re
 import zipfile
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -408,6 +408,28 @@ class _Workbook:
 
         # definedNames come after the sheets element, so its span stays where it is.
         self.text = re.sub(r"(<definedName\b[^>]*?/?>)(?:(?<=/>)|.*?</definedName>)", moved, self.text, flags=re.DOTALL)
+
+    def put_first(self, names: Sequence[str]) -> None:
+        """The sheets named (those there) first, in that order, the others after them in theirs;
+        the names defined on a sheet and the active tab follow their sheets."""
+        front: list[_Sheet] = []
+        for sheet in (self.find(n) for n in names):
+            if sheet is not None and all(sheet is not f for f in front):
+                front.append(sheet)
+        order = front + [s for s in self.sheets if all(s is not f for f in front)]
+        if all(a is b for a, b in zip(order, self.sheets)):
+            return
+        moved = {old: next(i for i, s in enumerate(order) if s is sheet) for old, sheet in enumerate(self.sheets)}
+        self.active = moved.get(self.active, 0)
+        self.sheets = order
+
+        def local(m: re.Match) -> str:
+            at = _attrs(m[1]).get("localSheetId", "")
+            if not at.isdigit() or int(at) not in moved:
+                return m[0]
+            return m[0].replace(m[1], _set_attr(m[1], "localSheetId", str(moved[int(at)])), 1)
+
+        self.text = re.sub(r"(<definedName\b[^>]*?/?>)(?:(?<=/>)|.*?</definedName>)", local, self.text, flags=re.DOTALL)
 
     def set_state(self, sheet: _Sheet, state: str) -> None:
         if sheet.state != state:

@@ -129,6 +129,7 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
     body = layout.rows(max(len(rows) - 1, 0)) if cols else 0
     frozen = layout.frozen_rows
     shade = INPUT_FILL if layout.input_rows else None
+    inputs = width if layout.input_columns is None else layout.input_columns  # the columns shaded for input
     last = max([len(rows), body + 1 if body else 0, *by_row])
     cache: dict[tuple, int] = {}
 
@@ -148,7 +149,7 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
 
     heads = [style(True, c, None) for c in range(width)] if frozen else []
     plain = [style(False, c, None) for c in range(width)]
-    shaded = [style(False, c, shade) for c in range(width)] if shade else plain
+    shaded = [style(False, c, shade if c < inputs else None) for c in range(width)] if shade else plain
     out = []
     for r in range(1, last + 1):
         values = rows[r - 1] if r <= len(rows) else ()
@@ -172,7 +173,8 @@ def _render(rows: Sequence[Sequence[object]], layout: TabLayout, styles: _Styles
             else:
                 fill = coloured.get(c) if coloured else None
                 cells.append(_cell_xml(f"{letters[c]}{r}", value, s,
-                                       lambda fmt, c=c, head=head, fill=fill or (shade if in_body else None): style(head, c, fill, fmt)))
+                                       lambda fmt, c=c, head=head, fill=fill or (shade if in_body and c < inputs else None):
+                                       style(head, c, fill, fmt)))
         if cells:
             out.append(f'<row r="{r}"{_height_attrs(layout.heights.get(r - 1))}>{"".join(cells)}</row>')
     notes = [(0, c, ILLEGAL_CHARACTERS_RE.sub("", col.note)) for c, col in enumerate(cols) if col.note]

@@ -14,6 +14,7 @@ import pandas as pd
 from sheets_host.festival.event import Event, EventRound, Placement
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import HowTo, Parsed, generators
+from sheets_host.kit.layout import Palette
 from sheets_host.kit.table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .board import random_board
@@ -93,8 +94,8 @@ class ContinuumEvent(Event[ContinuumState, ContinuumSubmission]):
     def summary(self, state: ContinuumState) -> dict[str, float]:
         return views.summary(state)
 
-    def palette(self) -> dict[str, str]:
-        return views.palette()
+    def palettes(self) -> tuple[Palette, ...]:
+        return views.palettes()
 
     def picture(self, state: ContinuumState) -> bytes | None:
         from .picture import draw_boards  # Pillow only when an announcement is written

@@ -14,7 +14,7 @@ from fractions import Fraction
 import pandas as pd
 
 from sheets_host.kit.game import Example, Fate, HowTo
-from sheets_host.kit.layout import tint
+from sheets_host.kit.layout import Palette, tint
 from . import rules
 from .bots import random_bot
 from .read import BOARD, BOARD_PART, BOLTS, WARDS, bolt_part, submit_rows
@@ -24,6 +24,7 @@ from .state import ELEMENTS, FILES, POINTS, RANKS, ContinuumState, Element
 COLOURS = {Element.FIRE: (220, 60, 50), Element.WATER: (50, 110, 220), Element.WIND: (60, 170, 80),
            Element.EARTH: (230, 190, 40), Element.NEUTRAL: (150, 150, 150)}
 BROKEN = "✕"
+MY_BOARD = "my board"  # the private tab of a player's board, coloured by element
 
 
 def points_number(points: Fraction) -> float:
@@ -44,8 +45,8 @@ def points_text(points: Fraction) -> str:
 
 
 def tile_text(element: Element, points: int, broken: bool) -> str:
-    """A cell of `my board`. The brackets keep it from matching a label a player might type in
-    the board tab ("Fire2"), which the palette would otherwise colour as a fire ward worth 2.
+    """A cell of `my board`. The brackets keep it from reading as a label a player types in the
+    board tab ("Fire2"), a fire ward worth 2.
 
     >>> tile_text(Element.FIRE, 6, False), tile_text(Element.NEUTRAL, 1, True)
     ('fire (6)', 'neutral (1) ✕')
@@ -53,14 +54,14 @@ def tile_text(element: Element, points: int, broken: bool) -> str:
     return f"{element.value} ({points})" + (f" {BROKEN}" if broken else "")
 
 
-def palette() -> dict[str, str]:
-    """Every board cell's text in its element's colour (a broken tile paler)."""
+def palettes() -> tuple[Palette, ...]:
+    """Every cell of `my board` in its element's colour (a broken tile paler)."""
     out = {}
     for element, rgb in COLOURS.items():
         for points in (POINTS if element is not Element.NEUTRAL else (1,)):
             out[tile_text(element, points, False)] = tint(rgb)
             out[tile_text(element, points, True)] = tint(rgb, 0.85)
-    return out
+    return (Palette(out, FILES, (MY_BOARD,)),)
 
 
 def private_view(state: ContinuumState, player: str) -> dict[str, pd.DataFrame]:
@@ -70,7 +71,7 @@ def private_view(state: ContinuumState, player: str) -> dict[str, pd.DataFrame]:
         broken = rules.broken_cells(state, player)
         grid = [{"rank": rank, **{f: tile_text(board.ward_at(f + rank).element, board.ward_at(f + rank).points,
                                                f + rank in broken) for f in FILES}} for rank in reversed(RANKS)]
-        out["my board"] = pd.DataFrame(grid, columns=["rank", *FILES])
+        out[MY_BOARD] = pd.DataFrame(grid, columns=["rank", *FILES])
         out["my wards"] = pd.DataFrame([{
             "ward": w.label, "element": w.element.value, "points": w.points, "cells": " ".join(w.cells),
             "tiles broken": sum(c in broken for c in w.cells),

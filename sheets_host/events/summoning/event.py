@@ -14,6 +14,7 @@ from sheets_host.festival.event import Event, EventRound, Placement
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaError
 from sheets_host.kit.game import HowTo, Parsed, generators
+from sheets_host.kit.layout import Palette
 from sheets_host.kit.table import SubmitTab
 from . import bots, data, read, rules, tabs, views
 from .state import SummoningState, SummoningSubmission
@@ -95,8 +96,8 @@ class SummoningEvent(Event[SummoningState, SummoningSubmission]):
     def summary(self, state: SummoningState) -> dict[str, float]:
         return views.summary(state)
 
-    def palette(self) -> dict[str, str]:
-        return views.palette()
+    def palettes(self) -> tuple[Palette, ...]:
+        return views.palettes()
 
     def private_picture(self, state: SummoningState, player: str) -> bytes | None:
         from .picture import draw_battles  # Pillow only when an announcement is written

@@ -16,10 +16,12 @@ import pandas as pd
 from sheets_host.kit import cells
 from sheets_host.kit.game import Example, Fate, HowTo
 from . import rules
-from .read import (ATTACK, DEFENCE, MAP_PART, ORDERS, PARTIES_PART, SHOP, TABS, TARGET_PART, purchase_part,
-                   slot_part, submit_rows, tower_part)
-from .state import (FAMILIAR_LEVELS, ROUNDS, TOWER_LEVELS, Invasion, SummoningState, SummoningSubmission, Tile, Unit,
+from .read import (ATTACK, DEFENCE, MAP_PART, ORDERS, PARTIES_PART, SHOP, TABS, TARGET_PART, purchase_part, slot_part,
+                   submit_rows, tower_part)
+from .state import (FAMILIAR_LEVELS, Invasion, ROUNDS, SummoningState, SummoningSubmission, TOWER_LEVELS, Tile, Unit,
                     cell_name)
+from sheets_host.kit.layout import Palette
+from .maps import MAPS, MAP_COLUMNS
 
 # Tile characters as the maps tab draws them, coloured as the text's sheet colours them.
 PALETTE = {Tile.ROAD.value: "E8DCC0", Tile.ENTRANCE_A.value: "E8DCC0", Tile.ENTRANCE_B.value: "E8DCC0",
@@ -27,8 +29,17 @@ PALETTE = {Tile.ROAD.value: "E8DCC0", Tile.ENTRANCE_A.value: "E8DCC0", Tile.ENTR
            Tile.SCENERY.value: "B8B8B8"}
 
 
-def palette() -> dict[str, str]:
-    return dict(PALETTE)
+# What each tile's character stands for, as the picture's legend says it.
+TILE_NAMES = {Tile.ROAD.value: "road", Tile.ENTRANCE_A.value: "where Tracks A and B begin",
+              Tile.ENTRANCE_B.value: "where Tracks A and B begin", Tile.TREASURE.value: "the Treasure",
+              Tile.BLESSED_LAND.value: "Blessed Land", Tile.GROTTO_HEAVEN.value: "Grotto-Heaven",
+              Tile.SCENERY.value: "scenery"}
+
+
+def palettes() -> tuple[Palette, ...]:
+    """A map's tiles in the text's sheet colours, on the maps tab's cells alone (a facing of E or
+    a track named A is no tile), with its key saying what each character stands for."""
+    return (Palette(PALETTE, MAP_COLUMNS, (MAPS,), TILE_NAMES),)
 
 
 def map_rows(state: SummoningState, names: Sequence[str]) -> pd.DataFrame:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window, rng_for
+from sheets_host.kit.layout import Palette
 from . import bots, day, read, tabs, views
 from .state import PyramidState, PyramidSubmission
 
@@ -84,8 +85,8 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
     def submit_choices(self, state: PyramidState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         return views.submit_choices(state, player)
 
-    def palette(self) -> dict[str, str]:
-        return views.palette()
+    def palettes(self) -> tuple[Palette, ...]:
+        return views.palettes()
 
     def public_view(self, state: PyramidState) -> dict[str, pd.DataFrame]:
         return views.public_view(state)

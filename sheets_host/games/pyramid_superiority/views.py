@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from sheets_host.kit.game import Example, Fate, HowTo
-from sheets_host.kit.layout import tint
+from sheets_host.kit.layout import Palette, tint
 from . import colours, rules
 from .ledger import ConstructionResult, ProposalResult
 from .meadows import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name, Proposal
@@ -25,16 +25,19 @@ PIECES_READ = ("pieces read", NOTATION)  # the legend row under the pieces of a 
 PROPOSED_PIECE = f"proposed piece ({NOTATION})"  # the column's header carries its legend
 
 
-def palette() -> dict[str, str]:
-    """Types in the picture's colours (a starred cell too), and each meadow in its colour."""
-    out = {}
+def palettes() -> tuple[Palette, ...]:
+    """Types in the picture's colours (a starred cell too) where a column holds a piece's cells or
+    a type, each meadow in its colour where one names a meadow (a player's piece choice, typed as
+    `red`, too), and both in a `me` tab's values and the submit tab's."""
+    types, meadows = {}, {}
     for kind, rgb in colours.COLOURS.items():
-        out[kind.value] = out[f"{kind.value} {STAR_MARK}"] = tint(rgb)
+        types[kind.value] = types[f"{kind.value} {STAR_MARK}"] = tint(rgb)
     for meadow in Meadow:
-        out[meadow.title] = tint(colours.MEADOW_COLOURS[meadow.value])
-    for meadow in GUEST_MEADOWS:  # a player's piece choice, typed in the submit tab
-        out[meadow.value] = tint(colours.MEADOW_COLOURS[meadow.value])
-    return out
+        meadows[meadow.title] = tint(colours.MEADOW_COLOURS[meadow.value])
+    for meadow in GUEST_MEADOWS:
+        meadows[meadow.value] = tint(colours.MEADOW_COLOURS[meadow.value])
+    return (Palette(types, ("type", *CORNERS, "column *")), Palette(meadows, ("meadow", "piece")),
+            Palette({**types, **meadows}, ("value",), ("me", SUBMIT_TAB.name)))
 
 
 def how_to_submit(state: PyramidState, player: Name) -> HowTo:

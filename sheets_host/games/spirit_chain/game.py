@@ -18,6 +18,7 @@ import pandas as pd
 
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window, rng_for
+from sheets_host.kit.layout import Palette
 from . import bots, phases, read, rules, tabs, views
 from .state import SpiritChainState, SpiritChainSubmission, blank
 
@@ -98,8 +99,8 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
     def submit_choices(self, state: SpiritChainState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         return views.submit_choices(state, player)
 
-    def palette(self) -> dict[str, str]:
-        return views.palette()
+    def palettes(self) -> tuple[Palette, ...]:
+        return views.palettes()
 
     def public_view(self, state: SpiritChainState) -> dict[str, pd.DataFrame]:
         return views.public_view(state)

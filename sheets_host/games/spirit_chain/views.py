@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, Fate, HowTo  # Fate: a submission's part's; rules.Fate: a card's
-from sheets_host.kit.layout import tint
+from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.layout import Palette, tint
 from . import colours, rules
 from .cards import Card, CardBook, Element, Rank, Title
 from .rules import SLOTS, Seat, Summoning, Upgrade
@@ -83,14 +83,20 @@ def submit_choices(state: SpiritChainState, player: str) -> dict[str, list[str]]
     return {}
 
 
-def palette() -> dict[str, str]:
-    """Elements in the picture's card colours, and every spirit (ELEMENT RANK) in its element's."""
+# The columns naming an element or a card: the cards' and a hand's, the auctions', the slots a
+# summoning fills (each player's, in the public `summonings`), and what a player types in them.
+CARD_COLUMNS = ("element", "card", *(f"slot {k}" for k in range(1, SLOTS + 1)), "* played")
+
+
+def palettes() -> tuple[Palette, ...]:
+    """Elements in the picture's card colours, and every spirit (ELEMENT RANK) in its element's,
+    where a column names an element or a card."""
     out = {"neutral": tint(colours.COLOURS[None])}
     for element in Element:
         colour = tint(colours.COLOURS[element])
         out[element.value] = colour
         out.update({f"{element.name} {rank.name}": colour for rank in Rank})
-    return out
+    return (Palette(out, CARD_COLUMNS),)
 
 
 def describe(state: SpiritChainState, move: SpiritChainSubmission) -> str:

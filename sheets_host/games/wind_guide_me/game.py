@@ -81,8 +81,6 @@ class WindGuideMe(Game[WindState, WindSubmission]):
     def submit_choices(self, state: WindState, player: str, tab: str = "submit") -> dict[str, list[str]]:
         return views.submit_choices(state, player)
 
-    def palette(self) -> dict[str, str]:
-        return views.palette()
 
     def standings(self, state: WindState) -> pd.DataFrame:
         return views.standings(state)

@@ -15,8 +15,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from sheets_host.kit.game import Example, Fate, HowTo
-from sheets_host.kit.layout import tint
-from . import colours, rounds, rules
+from . import rounds, rules
 from .read import SUBMIT_TAB, placement_text
 from .rules import POSITIONS
 from .state import (FAKE_PART, MISSED_PART, TITLE, Kind, Player, Site, WindState, WindSubmission, hand_text,
@@ -96,11 +95,6 @@ def submit_choices(state: WindState, player: Player) -> dict[str, list[str]]:
         choices["light"] = [str(p) for p in powers
                             if any(state.light_refusal(player, h, p) is None for h in hand if hand[h] > 0)]
     return choices
-
-
-def palette() -> dict[str, str]:
-    """The kind of a stone: a real one in the picture's stone colour, a fake one greyed."""
-    return {Kind.STONE.value: tint(colours.STONE), Kind.FAKE.value: tint(colours.MUTED)}
 
 
 def public_view(state: WindState) -> dict[str, pd.DataFrame]:

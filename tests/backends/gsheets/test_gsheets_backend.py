@@ -22,7 +22,7 @@ from sheets_host.backends.gsheets.client import RetryingHTTPClient
 from sheets_host.backends.kinds import open_backend
 from sheets_host.fakes.discovery import unchecked
 from sheets_host.kit.errors import BookError
-from sheets_host.kit.layout import lay_out
+from sheets_host.kit.layout import Palette, lay_out
 
 from sheets_host.fakes.google import FakeGoogle, fake_backend
 
@@ -486,7 +486,7 @@ def test_formatting_and_validation_arrive_in_the_same_single_write_as_the_values
     book.write({"status": frame([["ok"]], ["what"])})
     submit = frame([["stone", 1234, "=Ada"], ["ward", None, None]], ["kind", "amount", "to"])
     layout = lay_out(submit, choices={"kind": ["stone", "ward"], "to": ["Ada", "Blaise", "=SUM(A1)"]},
-                     notes={"kind": "a stone or a ward"}, palette={"ward": "AABBCC"}, input_rows=5)
+                     notes={"kind": "a stone or a ward"}, palettes=[Palette({"ward": "AABBCC"}, ("kind",))], input_rows=5)
     sent = len(fake.requests)
 
     book.write({"submit": submit}, layouts={"submit": layout}, protect={"submit": False})
@@ -539,7 +539,7 @@ def test_a_tab_written_without_a_layout_is_laid_out_and_a_rewrite_clears_the_old
     assert fake.cell_data(book.id, "board", "A2")["userEnteredFormat"]["wrapStrategy"] == "WRAP"  # lay_out(frame)
     assert fake.heights(book.id, "board")[1] == 37  # two lines of 12.75 pt and padding, in pixels
     assert fake.cell_data(book.id, "board", "B2")["userEnteredFormat"]["numberFormat"]["pattern"] == "#,##0.0"
-    big = lay_out(wide, choices={"score": ["1", "2"]}, input_rows=9, palette={"a" * 80: "FF0000"})
+    big = lay_out(wide, choices={"score": ["1", "2"]}, input_rows=9, palettes=[Palette({"a" * 80: "FF0000"}, ("story",))])
     book.write({"board": wide}, layouts={"board": big})
     assert "dataValidation" in fake.cell_data(book.id, "board", "B10")
 

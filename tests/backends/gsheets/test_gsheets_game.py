@@ -105,3 +105,39 @@ def test_lock_protects_every_submit_tab_and_the_next_round_opens_them(tmp_path, 
     engine.resolve(resolver, early=True, clock=fixed_clock)
     assert max(requests_by_spreadsheet(fake, start).values()) <= 2
     assert not any(fake.protected(i, "submit") for i in ids.values())
+
+
+def _fill(cell: dict) -> str | None:
+    """A cell's background as RRGGBB, however the request gave it."""
+    fmt = cell.get("userEnteredFormat", {})
+    rgb = fmt.get("backgroundColorStyle", {}).get("rgbColor") or fmt.get("backgroundColor")
+    return None if rgb is None else "".join(f"{round(rgb.get(c, 0) * 255):02X}" for c in ("red", "green", "blue"))
+
+
+def test_this_rounds_tabs_follow_status_and_a_locked_tab_looks_locked_on_google(tmp_path, monkeypatch):
+    """Issue 34 on Google: an Academy player's tabs to fill were the book's last; a past round's
+    tab, locked, still wore the yellow "type here"."""
+    from sheets_host.engine.play import bot_names, host_types
+    from sheets_host.kit.layout import INPUT_FILL, LOCKED_FILL
+
+    monkeypatch.chdir(tmp_path)
+    backend, fake = fake_backend()
+    names = bot_names(4)
+    engine.new_game(backend, "academy-of-witchcraft-arts", names, 3, clock=fixed_clock)
+    for _ in range(3):  # the pregame and two festival rounds
+        session = engine.open_session(backend, fixed_clock)
+        host_types(backend, session, 3)
+        bots_submit(backend, engine.open_session(backend, fixed_clock), 3)
+        engine.resolve(backend, early=True, clock=fixed_clock)
+    session = engine.open_session(backend, fixed_clock)
+    for player in names:
+        sid = backend.book(f"player:{player}").id
+        due = [t.name for t in session.game.submit_tabs(session.state, player)]
+        assert fake.tabs(sid)[:1 + len(due)] == ["status", *due]
+        past = [t.name for t in session.game.every_submit_tab() if t.name in fake.tabs(sid) and t.name not in due]
+        assert "preferences" in past
+        for tab in past:
+            sheet = fake.files[sid].sheet(tab)
+            fills = {(_fill(c), c.get("userEnteredValue", {}).get("stringValue")) for c in sheet.cells.values()}
+            assert fake.protected(sid, tab) and INPUT_FILL not in {f for f, _ in fills}, (player, tab)
+            assert any(f == LOCKED_FILL and (text or "").startswith("locked: ") for f, text in fills), (player, tab)

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets_host.fakes.google import fake_backend
-from sheets_host.kit.layout import lay_out
+from sheets_host.kit.layout import Palette, lay_out
 
 COLUMNS = ["day", "who", "what"]
-PALETTE = {"fire": "C43E28", "water": "2E6FB7"}
+PALETTES = (Palette({"fire": "C43E28", "water": "2E6FB7"}, ("*",)),)
 
 
 def frame(rows: list[list[object]]) -> pd.DataFrame:
@@ -52,12 +52,12 @@ def test_a_patched_tab_reads_back_as_one_written_whole(old, head, tail, cut, cha
     new = head + old[:cut] + changed + old[cut + len(changed):] + tail
     backend, fake = fake_backend()
     book = backend.create("public", "Patched")
-    book.write({"history": frame(old)}, layouts={"history": lay_out(frame(old), palette=PALETTE)})
+    book.write({"history": frame(old)}, layouts={"history": lay_out(frame(old), palettes=PALETTES)})
     shown = book.read(["history"])["history"] if old else frame(old)
-    book.write({"history": frame(new)}, layouts={"history": lay_out(frame(new), palette=PALETTE)},
+    book.write({"history": frame(new)}, layouts={"history": lay_out(frame(new), palettes=PALETTES)},
                shown={"history": shown})
     whole = backend.create("player:Ann", "Whole")
-    whole.write({"history": frame(new)}, layouts={"history": lay_out(frame(new), palette=PALETTE)})
+    whole.write({"history": frame(new)}, layouts={"history": lay_out(frame(new), palettes=PALETTES)})
     assert sheet_of(fake, book.id) == sheet_of(fake, whole.id)
 
 
@@ -65,11 +65,11 @@ def test_a_history_newest_first_sends_only_its_new_rows():
     backend, fake = fake_backend()
     book = backend.create("public", "History")
     old = [[day, "Ann", "fire"] for day in range(40, 0, -1)]
-    book.write({"history": frame(old)}, layouts={"history": lay_out(frame(old), palette=PALETTE)})
+    book.write({"history": frame(old)}, layouts={"history": lay_out(frame(old), palettes=PALETTES)})
     shown = book.read(["history"])["history"]
     new = [[41, "Bo", "water"], *old]
     since = len(fake.requests)
-    book.write({"history": frame(new)}, layouts={"history": lay_out(frame(new), palette=PALETTE)},
+    book.write({"history": frame(new)}, layouts={"history": lay_out(frame(new), palettes=PALETTES)},
                shown={"history": shown})
     requests = batch(fake, since)
     assert [next(iter(r)) for r in requests if "updateCells" in r or "insertDimension" in r] == [

@@ -282,7 +282,7 @@ def test_views_show_a_player_their_own_coins_units_and_battles():
     units = EVENT.private_view(state, "Ann")["my summoning units"]
     assert list(units["unit"]) == [u.name for u in (*state.holdings["Ann"].towers, *state.holdings["Ann"].familiars)]
     battles = EVENT.private_view(state, "Ann")["my summoning battles"]
-    assert (battles["round"] == 2).any() and views.palette()["E"]
+    assert (battles["round"] == 2).any() and views.palettes()[0].colour("E")
 
 
 # ---- by hand through xlsx books -------------------------------------------------------------------------

@@ -379,7 +379,7 @@ def demo_books(tmp_path_factory):
         tab = next(s for s in GAME.state_tabs if s.name == "garnets")
         frame = tab.frame([{"player": p, "garnets": held(i)} for i, p in enumerate(names)])
         backend.book("host").write({tab.name: frame},
-                                   layouts={tab.name: lay_out_tab(frame, tab, players=names, palette=GAME.palette())})
+                                   layouts={tab.name: lay_out_tab(frame, tab, players=names, palettes=GAME.palettes())})
         return session
 
     def spending(state, player, rng, strategy="random"):

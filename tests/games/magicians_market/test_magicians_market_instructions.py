@@ -113,7 +113,7 @@ def test_the_submit_columns_say_what_goes_there_and_there_are_no_colours(mm):
     for column in mm.submit_tab.columns:
         assert column.doc
     assert "generate, extra, gift or bid" in mm.submit_tab.columns[0].doc
-    assert mm.palette() == {}  # no picture, nothing coloured
+    assert mm.palettes() == ()  # no picture, nothing coloured
 
 
 def test_the_views_count_days(mm, days):

@@ -134,7 +134,7 @@ def test_every_choice_parses_and_is_the_participants_own(histories):
 
 
 def test_the_palette_colours_types_and_meadows_as_the_picture_does_and_the_views_show_them(histories):
-    palette = GAME.palette()
+    palette = {text: colour for rule in GAME.palettes() for text, colour in rule.colours.items()}
     assert palette["fire"] == palette["fire ★"] == palette["Red Meadow"] == tint(colours.RED)
     assert palette["grass"] == palette["Green Meadow"] == tint(colours.GREEN)
     assert palette["water"] == palette["Blue Meadow"] == tint(colours.BLUE)

@@ -115,7 +115,7 @@ def test_every_choice_parses_and_is_the_players_own(duels):
 
 
 def test_the_palette_colours_elements_and_spirits_as_the_picture_does_and_the_views_show_them(duels):
-    palette = GAME.palette()
+    palette = {text: colour for rule in GAME.palettes() for text, colour in rule.colours.items()}
     assert palette["fire"] == palette["FIRE II"] == tint(colours.COLOURS[Element.FIRE])
     assert palette["neutral"] == tint(colours.COLOURS[None])
     from sheets_host.games.spirit_chain import picture

@@ -8,9 +8,7 @@ import sys
 import pytest
 
 from sheets_host.engine.play import bot_names, bot_states
-from sheets_host.games.wind_guide_me import colours
-from sheets_host.kit.cells import SubmitRow, fold
-from sheets_host.kit.layout import tint
+from sheets_host.kit.cells import SubmitRow
 
 from tests.conftest import PLAYERS
 from tests.games.how_to import lines as how_lines, words
@@ -149,15 +147,10 @@ def test_each_book_shows_its_players_seating_and_whether_each_site_is_open(wgm, 
         assert "first clockwise" in private["contested positions"]
 
 
-def test_the_palette_colours_stone_kinds_as_the_picture_does_and_the_views_show_them(wgm, game_states):
-    palette = wgm.palette()
-    assert palette == {"stone": tint(colours.STONE), "fake": tint(colours.MUTED)}
-    shown = set()
-    for state in game_states:
-        for player in PLAYERS:
-            for frame in wgm.private_view(state, player).values():
-                shown |= {fold(str(v)) for v in frame.to_numpy().ravel()}
-    assert {fold(k) for k in palette} <= shown
+def test_no_colour_rule_greys_a_stone(wgm):
+    """Every "stone" in a `kind` column was filled dark grey (the picture's stone colour), reading
+    as disabled, and the colour said nothing the word did not: the book colours nothing."""
+    assert wgm.palettes() == ()
 
 
 def test_the_submit_columns_say_what_goes_there(wgm):
@@ -174,7 +167,7 @@ def test_the_views_and_colours_do_not_import_pillow():
             "    n = g.min_players if name != 'magicians-market' else 6\n"
             "    names = ['Ada', 'Blaise', 'Cora', 'Dmitri', 'Emmy', 'Felix', 'Grace', 'Hedy', 'Isaac'][:n]\n"
             "    s = g.setup(names, 1, d['config'], d['data'])\n"
-            "    g.palette(); g.public_view(s); g.private_view(s, names[0])\n"
+            "    g.palettes(); g.public_view(s); g.private_view(s, names[0])\n"
             "    g.how_to_submit(s, names[0]); g.submit_choices(s, names[0])\n"
             "assert 'PIL' not in sys.modules, 'PIL imported'\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
