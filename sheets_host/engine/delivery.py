@@ -326,7 +326,6 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
             engine_views = {commitments.PRIVATE_TAB: commitments.private_frame(game, committed, name)}
         else:
             views = game.group_view(state, role)
-        # The status first: a writer creates tabs in this order, so a new book opens on it.
         tabs = {"status": status, **views, **engine_views}
         layouts = {"status": status_layout(status), **view_layouts(game, views),
                    **{t: commitments.layout(f) for t, f in engine_views.items()}}
@@ -350,6 +349,12 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
                     tabs[tab.name], layouts[tab.name] = locked
         for tab in tabs:  # each tab's key, where its colours need one
             tabs[tab], layouts[tab] = keyed(tabs[tab], layouts[tab])
+        # The status first, then the tabs to fill this round, where a player finds them at once;
+        # the views; a past round's tabs last. A tab the player made follows them.
+        due = [t.name for t in game.submit_tabs(state, name)] if kind == "player" else []
+        submit_names = {tab.name for tab in game.every_submit_tab()}
+        first = ["status", *due, *(t for t in tabs if t != "status" and t not in submit_names),
+                 *(t.name for t in game.every_submit_tab() if t.name not in due)]
         # The submit tabs the player has now are kept, written or not; a redo, which writes none,
         # keeps every one there (a player may be typing in it). An undo archived what it removes.
         own = {t.name for t in game.submit_tabs(state, name)} if kind == "player" else set()
@@ -358,7 +363,6 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
         made, remove = tidied(mark_of(before.get(ENGINE_TAB)), [*tabs, *mine], before, current)
         mark = kv([("book", role), ("tabs", json.dumps(made, ensure_ascii=False))], ("key", "value"))
         append = {}
-        submit_names = {tab.name for tab in game.every_submit_tab()}
         for tab in [t for t in tabs if t != "status" and t not in submit_names]:
             rows = grown(shown.get(role, {}).get(tab), tabs[tab])
             if rows is not None:
@@ -368,8 +372,6 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
         # A tab appended to keeps the layout of the whole tab and what it held: its new rows look
         # as they would written whole (`Book.write`).
         layouts = {t: layout for t, layout in layouts.items() if t in tabs or t in append}
-        # The status first, then the tabs to fill this round: a player finds them at once.
-        first = ["status", *(t.name for t in game.submit_tabs(state, name))] if kind == "player" else ["status"]
         yield role, partial(book.write, {**tabs, ENGINE_TAB: pd.concat([stamp_tab, mark], ignore_index=True)},
                             append=append, layouts=layouts, protect=protect, hidden=(ENGINE_TAB,),
                             shown={t: before[t] for t in [*tabs, *append] if t in before}, remove=remove, first=first)

@@ -102,10 +102,14 @@ def _idle(game: Game, state: Any, player: str, reading: Reading | None) -> str:
     return f"anything you type will not count: {nothing_due(game, state, player)}"
 
 
-def verdict(game: Game, state: Any, player: str, reading: Reading) -> str:
-    """Whether what `player` typed counts, as their status tab says it (their private receipts
-    and nudges say it so too)."""
-    return _counts(reading, game.how_to_submit(state, player)) if reading.due else _idle(game, state, player, reading)
+def verdict(game: Game, state: Any, player: str, reading: Reading | None,
+            blocks: Sequence[HowTo] | None = None) -> str:
+    """Whether what `player` typed counts (`reading`: what a check made of it, if one did), as their
+    status tab says it (their private receipts and nudges say it so too); `blocks`: their how to
+    submit, when already made."""
+    if not game.submits(state, player):
+        return _idle(game, state, player, reading)
+    return _counts(reading, game.how_to_submit(state, player) if blocks is None else blocks)
 
 
 def _how_to(block: HowTo) -> list[tuple[str, tuple]]:
@@ -138,10 +142,8 @@ def status_frame(session: Session, player: str | None, reading: Reading | None =
             rows.append(("", ("deadline", _deadline(record, now))))
         if record is None:  # a submit tab may still be there: nothing reads it any more
             rows.append(("", ("your submission", "anything you type will not count: the game is over")))
-        elif not game.submits(state, player):
-            rows.append(("", ("your submission", _idle(game, state, player, reading))))
-        elif due or reading is not None:  # once locked, what the lock read (`lock` passes it) still counts
-            rows.append(("", ("your submission", _counts(reading, blocks))))
+        elif due or reading is not None or not game.submits(state, player):  # locked: what the lock read counts
+            rows.append(("", ("your submission", verdict(game, state, player, reading, blocks))))
         if reading is not None:
             if reading.parsed.submission is not None:
                 rows.append(("", ("what counts", reading.parsed.kept or "nothing")))

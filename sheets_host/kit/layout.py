@@ -258,7 +258,7 @@ def lay_out(frame: pd.DataFrame, *, tab: str = "", choices: Mapping[str, Sequenc
     columns_values = list(zip(*body)) if len(frame) else [()] * len(frame.columns)
     columns = []
     coloured: dict[tuple[int, int], Colour] = {}
-    symbols: list[tuple[str, Colour]] = []
+    symbols: set[Colour] = set()  # the colours of symbols shown, which the key names
     for c, (name, values) in enumerate(zip(frame.columns, columns_values)):
         name = cells.text(name)
         options = tuple(dict.fromkeys(cells.text(o) for o in choices.get(name, ()) if not cells.is_blank(o)))
@@ -275,7 +275,7 @@ def lay_out(frame: pd.DataFrame, *, tab: str = "", choices: Mapping[str, Sequenc
                 if colour := rule.colour(v):
                     coloured[r, c] = colour
                     if rule.symbol(v):
-                        symbols += [(entry, colour) for entry in rule.key_entries().get(colour, ())]
+                        symbols.add(colour)
                     break
     # Offline, a number flush right meets text flush left ("0 16.10" reads "016.10"; Google's
     # gridlines and padding part them): the text column steps in.
@@ -293,7 +293,9 @@ def lay_out(frame: pd.DataFrame, *, tab: str = "", choices: Mapping[str, Sequenc
             heights[r] = height
     return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=coloured,
                      positional_fills=bool(highlight or fills), heights=heights,
-                     key=_key(frame, coloured, input_rows, key, symbols))
+                     key=_key(frame, coloured, input_rows, key,
+                              [(entry, c) for p in palettes if p.fires(tab) for c, entries in p.key_entries().items()
+                               if c in symbols for entry in entries]))
 
 
 def _key(frame: pd.DataFrame, fills: Mapping[tuple[int, int], Colour], input_rows: int,
