@@ -154,9 +154,15 @@ def locked_tab(game: Game, state: Any, player: str, tab: SubmitTab, read: Mappin
                               key=[(f"{LOCKED}: {round_name}", LOCKED_FILL)])
 
 
+def due_tabs(game: Game, state: Any, player: str) -> tuple[SubmitTab, ...]:
+    """The submit tabs the player has to fill in the round open: none once the game is over."""
+    return () if game.is_over(state) else game.submit_tabs(state, player)
+
+
 def fresh_submits(game: Game, state: Any, player: str) -> dict[str, pd.DataFrame]:
-    """The player's submit tabs as a new round delivers them: empty (a grid with its labels)."""
-    return {tab.name: tab.empty() for tab in game.submit_tabs(state, player)}
+    """The player's submit tabs as a new round delivers them: empty (a grid with its labels); once
+    the game is over, none (every one is then locked)."""
+    return {tab.name: tab.empty() for tab in due_tabs(game, state, player)}
 
 
 def submit_frames(game: Game, state: Any, player: str, rows: Sequence[Mapping[str, object]],
@@ -351,7 +357,7 @@ def _writes(session: Session, state: Any, books: Mapping[str, Book], submits: Ma
             tabs[tab], layouts[tab] = keyed(tabs[tab], layouts[tab])
         # The status first, then the tabs to fill this round, where a player finds them at once;
         # the views; a past round's tabs last. A tab the player made follows them.
-        due = [t.name for t in game.submit_tabs(state, name)] if kind == "player" else []
+        due = [t.name for t in due_tabs(game, state, name)] if kind == "player" else []
         submit_names = {tab.name for tab in game.every_submit_tab()}
         first = ["status", *due, *(t for t in tabs if t != "status" and t not in submit_names),
                  *(t.name for t in game.every_submit_tab() if t.name not in due)]

@@ -33,6 +33,7 @@ import pytest
 
 from sheets_host.backends.xlsx.backend import XlsxBackend, XlsxBook
 from sheets_host.engine import commands as engine
+from sheets_host.engine.delivery import due_tabs
 from sheets_host.engine.play import bot_names, bots_submit, host_types
 from sheets_host.engine.record import write_record
 from sheets_host.engine.verify import Published, announcement_files, load_record, verify
@@ -179,7 +180,7 @@ def read_books(folder: Path, session) -> dict[str, Book]:
     """The public book, each player's (with the tabs they have to fill) and the host's."""
     out = {p.name: read_book(p) for p in [*books(folder), folder / "host.xlsx"]}
     for player in session.players:
-        out[f"{player}.xlsx"].due = [t.name for t in session.game.submit_tabs(session.state, player)]
+        out[f"{player}.xlsx"].due = [t.name for t in due_tabs(session.game, session.state, player)]
     return out
 
 
@@ -285,13 +286,13 @@ def test_every_colour_sits_beside_its_own_name_or_in_its_tabs_key(played, every_
 
 def test_a_wind_guide_me_stone_is_never_greyed(played, every_book):
     """Its `kind` column was filled dark grey for every "stone", as if disabled: nothing but the
-    yellow of a cell to type in may fill it."""
-    from sheets_host.kit.layout import INPUT_FILL
+    yellow of a cell to type in, or the pale grey of a tab locked (its key says so), may fill it."""
+    from sheets_host.kit.layout import INPUT_FILL, LOCKED_FILL
 
     if game_of(played).name != "wind-guide-me":
         pytest.skip("Wind Guide Me's books")
     assert [(name, f) for name, book in every_book.items() for f in book.fills
-            if f.column == "kind" and f.row > 1 and f.colour != INPUT_FILL] == []
+            if f.column == "kind" and f.row > 1 and f.colour not in (INPUT_FILL, LOCKED_FILL)] == []
 
 
 def test_the_academy_colours_tiles_on_its_maps_alone(played, every_book):
@@ -315,11 +316,14 @@ def test_this_rounds_tabs_come_right_after_status(every_book):
 
 def test_a_locked_submit_tab_looks_locked(played, every_book):
     """A tab a player can no longer type in (a past round's, or every one once the game is over)
-    wore the yellow "type here": it has none, and its key says it is locked."""
+    wore the yellow "type here": it has none, and its key says it is locked. Once the game is over,
+    every submit tab is locked (Wind Guide Me's stayed open and yellow)."""
     from sheets_host.kit.layout import INPUT_FILL, LOCKED_FILL
 
     submit = {t.name for t in game_of(played).every_submit_tab()}
     for name, book in every_book.items():
+        if name not in ("host.xlsx", "public.xlsx") and not book.due:  # the game is over
+            assert submit & set(book.tabs) <= book.locked, name
         for tab in (book.locked & submit) - set(book.due):
             fills = {(f.colour, f.text) for f in book.fills if f.tab == tab}
             assert not any(c == INPUT_FILL for c, _ in fills), (name, tab)

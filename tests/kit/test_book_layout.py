@@ -17,7 +17,7 @@ from sheets_host.engine import commands as engine
 from sheets_host.engine.delivery import submit_tab
 from sheets_host.engine.play import bot_names, bots_submit
 from sheets_host.games import get_game
-from sheets_host.kit.layout import HEADER_FILL, INPUT_FILL, NEXT_FILL, PROBLEM_FILL
+from sheets_host.kit.layout import HEADER_FILL, INPUT_FILL, NEXT_FILL, PROBLEM_FILL, says
 
 from tests.conftest import fixed_clock
 
@@ -80,9 +80,11 @@ def test_every_visible_tab_has_a_bold_frozen_shaded_header_and_fitting_widths(pl
                 continue
             where = f"{path.name}:{ws.title}"
             assert ws.freeze_panes == "A2", where
+            keys = {e for p in game.palettes() for entries in p.key_entries().values() for e in entries}
             for c in range(1, ws.max_column + 1):
                 header = ws.cell(1, c)
-                assert header.font.b and fill(header) == HEADER_FILL, f"{where} {header.coordinate}"
+                key = says(header.value, fill(header)) or header.value in keys  # the tab's key (`keyed`)
+                assert header.font.b and (fill(header) == HEADER_FILL or key), f"{where} {header.coordinate}"
                 width = ws.column_dimensions[get_column_letter(c)].width
                 shown = len(str(header.value or ""))
                 # A header fits its column, or the column is at its cap and wraps.
@@ -97,7 +99,7 @@ def test_submit_tab_offers_the_players_own_options_in_dropdowns_with_notes(playe
         for tab in game.submit_tabs(session.state, player):  # a festival's player may have none this round
             ws = wb[tab.name]
             header = [c.value for c in ws[1]]
-            assert header == tab.header
+            assert header == [*tab.header, "", "type here"]  # its columns, then its key
             wanted = game.submit_choices(session.state, player, tab.name)
             found = {}
             for validation in ws.data_validations.dataValidation:
