@@ -159,7 +159,9 @@ def fold(value: str) -> str:
     True
     """
     if not value.isascii():
-        value = "".join(ch for ch in unicodedata.normalize("NFKC", value) if unicodedata.category(ch) != "Cf")
+        value = unicodedata.normalize("NFKC", value)
+        # Each distinct character looked up once: a pasted page costs what its alphabet does.
+        value = value.translate({ord(ch): None for ch in set(value) if unicodedata.category(ch) == "Cf"})
     return _FOLDED.sub("", value.casefold())
 
 
@@ -310,7 +312,10 @@ def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[s
         starts = {o for f, o in by_fold.items() if f.startswith(folded)}
         if len(starts) == 1:
             return starts.pop()
-    close = difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=0.6)
+    # A text over 7/3 of the longest choice is never 0.6 alike (difflib's ratio): not compared, so
+    # a pasted essay costs nothing.
+    close = (difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=0.6)
+             if 3 * len(folded) <= 7 * max(map(len, by_fold), default=0) else [])
     hint = f" (did you mean {by_fold[close[0]]!r}?)" if close else ""
     raise CellError(f"{quote(t)} is not {what}{hint}; allowed: {allowed}")
 
