@@ -19,7 +19,7 @@ from typing import Protocol
 
 import pandas as pd
 
-from sheets_host.kit.cells import column_letter, fold, is_blank
+from sheets_host.kit.cells import column_letter, fit, fold, is_blank
 from sheets_host.kit.layout import TabLayout
 
 # The engine's own bookkeeping in every book it delivers to (what it last delivered), kept out of
@@ -74,7 +74,6 @@ class Book(Protocol):
 
 class Backend(Protocol):
     name: str
-    cell_limit: int  # the most characters a cell holds: xlsx 32,767, Google Sheets 50,000
     in_flight: int  # books read or written at once once the game is held (`in_flight.each_book`)
 
     def hold(self, command: str) -> AbstractContextManager[None]:
@@ -222,12 +221,16 @@ def frame_from_rows(rows: Sequence[Sequence[object]]) -> pd.DataFrame:
 
 
 def rows_from_frame(frame: pd.DataFrame) -> list[list[object]]:
-    """Header + rows of plain Python values (None for blanks), ready for any backend.
+    """Header + rows of plain Python values (None for blanks), ready for any backend: a text
+    longer than every program's cell holds is cut, saying so (`cells.fit`), wherever it came from
+    (a player's row in `my submissions`, a message quoting it), so no typed input stops a write.
 
     >>> rows_from_frame(pd.DataFrame([[3.0, 2**60, float("nan")]], columns=["a", "b", 7]))
     [['a', 'b', '7'], [3, '1152921504606846976', None]]
+    >>> rows_from_frame(pd.DataFrame([["x" * 40_000]], columns=["typed"]))[1][0][-25:]
+    'x… (7,258 characters cut)'
     """
-    rows: list[list[object]] = [[str(_plain(c)) for c in frame.columns]]
+    rows: list[list[object]] = [[fit(str(_plain(c))) for c in frame.columns]]
     # The values in one step rather than a column at a time: itertuples is slow on wide frames.
     rows += [[_plain(v) for v in row] for row in frame.to_numpy(dtype=object).tolist()]
     return rows
@@ -243,8 +246,8 @@ def _plain(value: object) -> object:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
         # A spreadsheet keeps 15 digits of a number, and str() refuses an int past 4,300: its
         # digits as text, through Decimal, which has no such limit.
-        return str(Decimal(value))
-    return value
+        value = str(Decimal(value))
+    return fit(value) if isinstance(value, str) else value
 
 
 def appended_layout(layout: TabLayout, before: int) -> TabLayout:

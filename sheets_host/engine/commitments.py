@@ -30,6 +30,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.commitment import (ENCODING, KINDS, counted_rows, digest, host_text, root_text, salt_for,
                                         seed_text, submission_text)
+from sheets_host.kit.errors import SchemaError, SchemaErrors
 from sheets_host.kit.game import Game
 from sheets_host.kit.layout import TabLayout, lay_out, row_height
 from sheets_host.kit.table import Column, TabSchema
@@ -47,7 +48,9 @@ COMMITMENTS = TabSchema("commitments", (
     Column("made at"),
     Column("superseded", optional=True, doc="why it no longer counts (a redo, an undo)"),
     Column("text", optional=True, doc="a seed's or a submission's canonical text, as committed; the host's "
-                                       "decisions in the config, for the host's inputs")),
+                                       "decisions in the config, for the host's inputs"),
+    Column("part", "int", lo=1, optional=True, doc="a text too long for one cell goes on in the rows below, "
+                                                   "the same commitment's: its parts, in order")),
     "Every commitment the game published, with its secret salt (docs/verify.md).")
 HASH_WIDTH = 66  # characters: a commitment's 64 hex digits and a margin
 PUBLIC_TAB = "commitments"
@@ -56,12 +59,38 @@ TEXT = "committed text"
 WHAT = {"seed": "seed", "submission": "submission", "host": "host's inputs", "round": "round root"}
 
 
+# What names one commitment on each row of its text's parts (the schema's required columns).
+_NAMING = ("round", "attempt", "kind", "player", "encoding", "commitment", "made at")
+
+
 def read(tabs: Mapping[str, pd.DataFrame], players: Sequence[str]) -> list[dict]:
-    """The host book's commitments (none in a game made before they existed)."""
+    """The host book's commitments (none in a game made before they existed), a text kept in parts
+    (`host_frame`) whole again."""
     data = tabs.get(COMMITMENTS.name)
     if data is None:
         return []
-    return [{k: v for k, v in r.items() if k != "_row"} for r in COMMITMENTS.records(data, players)]
+    rows: list[list[dict]] = []  # each commitment's rows: one, or its text's parts
+    parted: dict[tuple, list[dict]] = {}
+    for r in COMMITMENTS.records(data, players):
+        key = tuple(r[k] for k in _NAMING)
+        if r["part"] is None or key not in parted:
+            rows.append([r])
+            if r["part"] is not None:
+                parted[key] = rows[-1]
+        else:
+            parted[key].append(r)
+    errors = []
+    for pieces in rows:
+        if pieces[0]["part"] is not None:
+            pieces.sort(key=lambda p: p["part"])
+            if [p["part"] for p in pieces] != list(range(1, len(pieces) + 1)):
+                errors.append(SchemaError(COMMITMENTS.name, pieces[0]["_row"], "part",
+                                          ", ".join(str(p["part"]) for p in pieces),
+                                          f"parts 1 to {len(pieces)} of one commitment's text, each once"))
+            pieces[0]["text"] = "".join(p["text"] or "" for p in pieces)
+    if errors:
+        raise SchemaErrors(errors)
+    return [{k: v for k, v in pieces[0].items() if k not in ("_row", "part")} for pieces in rows]
 
 
 def current(rows: Sequence[Mapping], round_number: int, kind: str | None = None) -> list[Mapping]:
@@ -79,8 +108,7 @@ def of_attempt(rows: Sequence[Mapping], round_number: int, attempt: int, kind: s
 def _row(round_number: int, attempt: int, kind: str, salt: str | None, text: str | None, at: str,
          player: str | None = None, commitment: str | None = None) -> dict:
     return {"round": round_number, "attempt": attempt, "kind": kind, "player": player, "encoding": ENCODING,
-            "salt": salt, "commitment": commitment or digest(text), "made at": at,
-            "text": text if text is not None and len(text) <= CELL_PART else None}
+            "salt": salt, "commitment": commitment or digest(text), "made at": at, "text": text}
 
 
 def of_seed(game: Game, seed: int, at: str, key: str) -> dict:
@@ -140,8 +168,39 @@ def supersede(rows: Sequence[Mapping], why: str, first_round: int, last_round: i
     return [{**r, "superseded": why} if hit(r) and not r.get("superseded") else dict(r) for r in rows]
 
 
+def parts(text: str | None) -> list[str | None]:
+    """A text in the parts the cells of a commitments tab hold it in: whole when it fits one, else
+    cut where no part begins or ends with a space (a text cell is read trimmed).
+
+    >>> parts("ab cd"), [len(p) for p in parts("x" * 70_000)]
+    (['ab cd'], [30000, 30000, 10000])
+    >>> [(len(p), p[0], p[-1]) for p in parts("x" * 29_999 + " " + "y" * 5)]
+    [(29998, 'x', 'x'), (7, 'x', 'y')]
+    """
+    if text is None or len(text) <= CELL_PART:
+        return [text]
+    out, start = [], 0
+    while len(text) - start > CELL_PART:
+        end = start + CELL_PART
+        while text[end - 1] == " " or text[end] == " ":
+            end -= 1
+        out.append(text[start:end])
+        start = end
+    return [*out, text[start:]]
+
+
 def host_frame(rows: Sequence[Mapping]) -> pd.DataFrame:
-    return frame(rows, COMMITMENTS.header)
+    """The host book's commitments, each text too long for a cell in parts on rows of its own that
+    repeat what names the commitment (a redo marking it superseded changes its first row alone),
+    so the host book keeps every text committed whole. The `part` column comes with the first text
+    in parts (a tab without it is then written whole)."""
+    out = []
+    for r in rows:
+        first, *rest = parts(r.get("text"))
+        out.append({**r, "text": first, "part": 1 if rest else None})
+        out += [{**{k: r.get(k) for k in _NAMING}, "text": piece, "part": n} for n, piece in enumerate(rest, start=2)]
+    parted = any(r["part"] for r in out)
+    return frame(out, [c for c in COMMITMENTS.header if parted or c != "part"])
 
 
 def _label(game: Game, round_number: int) -> str:
@@ -161,12 +220,19 @@ HOW_TO_CHECK = ("Copy a row's committed text into any SHA-256 tool (sha256sum, a
 
 
 def private_frame(game: Game, rows: Sequence[Mapping], player: str) -> pd.DataFrame:
-    """A player's own commitments: the round, the commitment, the salt and the text committed,
-    under a first row saying how to check one."""
-    mine = [{"round": _label(game, r["round"]), "commitment": r["commitment"], "salt": r["salt"],
-             "made at": r["made at"], "note": r.get("superseded"),
-             TEXT: r.get("text") or "(too long for a cell: in the record after the game)"}
-            for r in rows if r["kind"] == "submission" and r.get("player") == player]
+    """A player's own commitments: the round, the commitment, the salt and the text committed (a
+    text too long for a cell in parts, a row each), under a first row saying how to check one."""
+    mine = []
+    for r in rows:
+        if r["kind"] != "submission" or r.get("player") != player:
+            continue
+        first, *rest = parts(r.get("text"))
+        joined = (f"too long for a cell: the committed text is this row's and the {len(rest)} below, "
+                  "joined in order with nothing between") if rest else None
+        mine.append({"round": _label(game, r["round"]), "commitment": r["commitment"], "salt": r["salt"],
+                     "made at": r["made at"], "note": "; ".join(n for n in (r.get("superseded"), joined) if n) or None,
+                     TEXT: first})
+        mine += [{"note": f"part {n} of {len(rest) + 1}", TEXT: piece} for n, piece in enumerate(rest, start=2)]
     return frame([{"round": "how to check", "note": HOW_TO_CHECK}, *mine],
                  ["round", "commitment", "salt", "made at", "note", TEXT])
 

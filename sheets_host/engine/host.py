@@ -31,6 +31,7 @@ from sheets_host.kit.errors import RoundError, SchemaError, SchemaErrors, Sheets
 from sheets_host.kit.game import Game, Window
 from sheets_host.kit.table import Column, TabSchema, check_all
 from .history import FIXED, check_archive, check_fixed, check_players, fixed_inputs
+from .reading import clean
 from .snapshots import snapshot_of, snapshot_tabs
 
 Clock = Callable[[], datetime]
@@ -363,7 +364,9 @@ def read_archive(data: pd.DataFrame, players: Sequence[str], game: Game) -> list
                                       f"archived once for round {key[0]}, attempt {key[1]}, {key[2]}"
                                       + (f", tab {tab!r}" if tab else "") + f" (also in row {seen[key]})"))
         seen[key] = rec["_row"]
-        rec["values"] = {h: values.get(columns.get(cells.fold(h))) for h in header}
+        # As a submit tab's cell is read: a host's correction longer than that is cut the same way,
+        # so what a redo parses is what it archives (and what every book can hold).
+        rec["values"] = {h: clean(values.get(columns.get(cells.fold(h))))[0] for h in header}
         out.append(rec)
     if errors:
         raise SchemaErrors(errors)

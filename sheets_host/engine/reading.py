@@ -63,13 +63,20 @@ def clean(value: object) -> tuple[object, str | None]:
 
     >>> clean("W\\ud800 \\ud83d\\ude00")
     ('W_xD800_ 😀', None)
+
+    What is kept is counted as programs count, in UTF-16 units (an emoji is two):
+
+    >>> value, why = clean("😀" * 20_000)
+    >>> len(value), why
+    (15000, 'the cell holds 20,000 characters; only the first 15,000 were read')
     """
     if not isinstance(value, str):
         return value, None
     value = _CONTROL.sub("", value)
     value = cells.whole_characters(value)
-    if len(value) > CELL_PART:
-        return value[:CELL_PART], f"the cell holds {len(value):,} characters; only the first {CELL_PART:,} were read"
+    kept = cells.head(value, CELL_PART)  # as programs count: an emoji is two
+    if kept != value:
+        return kept, f"the cell holds {len(value):,} characters; only the first {len(kept):,} were read"
     return value, None
 
 

@@ -88,7 +88,7 @@ def _plain(value: object) -> object:
 
 
 def _shown(row: Mapping) -> dict:
-    return {k: row.get(k) for k in commitments.COMMITMENTS.header}
+    return {k: row.get(k) for k in commitments.COMMITMENTS.header if k != "part"}  # a text whole
 
 
 def write_record(backend: Backend, out: Path, force: bool = False, clock: Clock = now_utc) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from sheets_host.kit.cells import units
 from .google_colours import SPREADSHEET_THEME, as_read, check_colours, plain_colours, take
 from .google_model import FakeFile, FakeSheet, GoogleError, GridPart, Mask, cell_index, parse_mask, submask, wants
 
@@ -35,6 +36,7 @@ _TEXT_FORMAT = {"bold", "italic", "strikethrough", "underline", "fontSize", "fon
                 "foregroundColorStyle"}
 _RULE_FIELDS = {"condition", "inputMessage", "strict", "showCustomUi"}
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 100, 21  # pixels
+CELL_LIMIT = 50_000  # characters (UTF-16 units) a Google cell holds
 
 
 def sheet_properties(sheet: FakeSheet, index: int) -> dict[str, Any]:
@@ -164,6 +166,9 @@ def set_cell(sheet: FakeSheet, row: int, col: int, value: dict[str, Any]) -> Non
 def check_value(value: Any) -> None:
     if not isinstance(value, dict) or (value and (len(value) != 1 or next(iter(value)) not in _VALUE_KINDS)):
         raise GoogleError(400, f"fake: bad userEnteredValue {value}")
+    text = value.get("stringValue", value.get("formulaValue"))
+    if isinstance(text, str) and units(text) > CELL_LIMIT:  # as Google refuses a write or a person's typing
+        raise GoogleError(400, f"Your input contains more than the maximum of {CELL_LIMIT} characters in a single cell.")
 
 
 def raw(value: Any) -> dict[str, Any]:

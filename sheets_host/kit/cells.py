@@ -100,6 +100,51 @@ def whole_characters(text: str) -> str:
     return _SURROGATE.sub(lambda m: f"_x{ord(m[0]):04X}_", text)
 
 
+# The most a cell holds in every program a book may move between: Excel and LibreOffice hold
+# 32,767 characters, Google Sheets 50,000. Programs count UTF-16 units (an emoji is two).
+CELL_LIMIT = 32_767
+
+
+def units(text: str) -> int:
+    """The length of `text` as spreadsheet programs count it: in UTF-16 units.
+
+    >>> units("abc"), units("Zoë"), units("😀")
+    (3, 3, 2)
+    """
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def head(text: str, limit: int) -> str:
+    """The longest start of `text` of at most `limit` UTF-16 units, no character halved.
+
+    >>> head("ab😀c", 3), head("ab😀c", 4), head("abc", 9)
+    ('ab', 'ab😀', 'abc')
+    """
+    if len(text) <= limit // 2 or units(text) <= limit:
+        return text
+    if text.isascii():
+        return text[:limit]
+    kept = text.encode("utf-16-le", "surrogatepass")[:2 * limit].decode("utf-16-le", "surrogatepass")
+    return kept[:-1] if kept and kept[-1] != text[len(kept) - 1] else kept  # the cut halved a pair
+
+
+def fit(text: str, limit: int = CELL_LIMIT) -> str:
+    """`text` as a cell can hold it: whole when it fits, else its start and how much was cut, so a
+    reader sees that the cell is not all there (every cell the tool writes goes through here).
+
+    >>> fit("x" * 40)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'
+    >>> fit("x" * 40_000)[-28:], len(fit("x" * 40_000))
+    ('xxxx… (7,258 characters cut)', 32766)
+    """
+    if len(text) <= limit // 2 or units(text) <= limit:
+        return text
+    # The marker's length depends on the count it gives: the count of the longest marker first.
+    room = limit - units(f"… ({len(text):,} characters cut)")
+    kept = head(text, room)
+    return f"{kept}… ({len(text) - len(kept):,} characters cut)"
+
+
 def is_blank(raw: object) -> bool:
     """True for an empty cell: None, NaN, or only spaces.
 
@@ -159,7 +204,9 @@ def fold(value: str) -> str:
     True
     """
     if not value.isascii():
-        value = "".join(ch for ch in unicodedata.normalize("NFKC", value) if unicodedata.category(ch) != "Cf")
+        value = unicodedata.normalize("NFKC", value)
+        # Each distinct character looked up once: a pasted page costs what its alphabet does.
+        value = value.translate({ord(ch): None for ch in set(value) if unicodedata.category(ch) == "Cf"})
     return _FOLDED.sub("", value.casefold())
 
 
@@ -310,7 +357,10 @@ def as_choice(raw: object, choices: Iterable[str], what: str, aliases: Mapping[s
         starts = {o for f, o in by_fold.items() if f.startswith(folded)}
         if len(starts) == 1:
             return starts.pop()
-    close = difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=0.6)
+    # A text over 7/3 of the longest choice is never 0.6 alike (difflib's ratio): not compared, so
+    # a pasted essay costs nothing.
+    close = (difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=0.6)
+             if 3 * len(folded) <= 7 * max(map(len, by_fold), default=0) else [])
     hint = f" (did you mean {by_fold[close[0]]!r}?)" if close else ""
     raise CellError(f"{quote(t)} is not {what}{hint}; allowed: {allowed}")
 

@@ -61,6 +61,9 @@ TINT = 0.6  # how far a game's colour is mixed with white for a cell background 
 # Points: a line of the default font, the padding a row adds, and the height of a row of one line.
 # LibreOffice and Excel do not resize rows when opening a file, so a wrapped cell's row is given its height.
 LINE_POINTS, ROW_PADDING, DEFAULT_ROW_HEIGHT = 12.75, 2.25, 15.0
+# Excel's tallest row (LibreOffice and Google allow more): a cell needing more, a pasted page, is
+# read whole in the formula bar, and the rows below it stay in reach.
+MAX_ROW_HEIGHT = 409.0
 
 
 @dataclass(frozen=True)
@@ -177,17 +180,19 @@ def tint(rgb: Sequence[int], amount: float = TINT) -> Colour:
 
 def row_height(row: Iterable[tuple[object, float]]) -> float | None:
     """The height in points a row needs for its wrapped cells, given as (value, column width in
-    characters): each line of a text takes ceil(length / (width - 1)) lines; None when one line
-    does (the default height).
+    characters): each line of a text takes ceil(length / (width - 1)) lines, up to the tallest row
+    Excel holds; None when one line does (the default height).
 
     >>> row_height([("a" * 30, 10), ("x", 10)]), row_height([("one\\ntwo", 20)]), row_height([("short", 20)])
     (53.25, 27.75, None)
+    >>> row_height([("a" * 40_000, 60)])
+    409.0
     """
     # Text as written (`cells.text` would fold its line breaks); anything else as shown.
     lines = max((sum(max(1, math.ceil(len(line) / max(width - 1, 1)))
                      for line in (v if isinstance(v, str) else cells.text(v)).split("\n"))
                  for v, width in row if not cells.is_blank(v)), default=1)
-    height = lines * LINE_POINTS + ROW_PADDING
+    height = min(lines * LINE_POINTS + ROW_PADDING, MAX_ROW_HEIGHT)
     return height if height > DEFAULT_ROW_HEIGHT else None
 
 

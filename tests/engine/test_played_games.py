@@ -4,7 +4,7 @@ Issue 26: every player's book and the public book, mid-game (problems shown on t
 and at the end, read at a glance as LibreOffice or Excel shows them:
 
 - every wrapped cell is whole (neither program resizes rows when opening a file): each row holding
-  a wrapped cell is tall enough for the cell's lines, each line of its text taking
+  a wrapped cell is tall enough for the cell's lines (or as tall as Excel allows), each line of its text taking
   ceil(length / (column width - 1)) lines of about 12.75 pt (the width from the sheet's <col>,
   8.43 by default);
 - no cell holds Markdown syntax (a backtick, a `| ... |` row, a `#` heading, `**`);
@@ -39,6 +39,7 @@ from sheets_host.engine.record import write_record
 from sheets_host.engine.verify import Published, announcement_files, load_record, verify
 from sheets_host.games import get_game
 from sheets_host.kit.game import Game
+from sheets_host.kit.layout import MAX_ROW_HEIGHT
 
 from tests.conftest import fixed_clock
 
@@ -127,7 +128,7 @@ def read_book(path: Path) -> Book:
                         continue
                     width = widths.get(_column(cell.get("r")), DEFAULT_WIDTH)
                     lines = sum(max(1, math.ceil(len(line) / (width - 1))) for line in text.split("\n"))
-                    if height < lines * LINE_POINTS:
+                    if height < min(lines * LINE_POINTS, MAX_ROW_HEIGHT):  # as tall as Excel allows
                         out.short.append(f"{sheet.get('name')}!{cell.get('r')}: {lines} lines in {height} pt")
                 if sheet.get("name") == "status":
                     out.status.append(texts)

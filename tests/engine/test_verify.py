@@ -331,3 +331,36 @@ def test_a_record_whose_data_the_game_refuses_fails_a_check_naming_it(game):
 def test_verify_against_a_path_that_is_not_there_says_so(game, tmp_path):
     out = CliRunner().invoke(app, ["verify", str(game / "record.json"), "--against", str(tmp_path / "publc.xlsx")])
     assert out.exit_code == 2 and "no such file or folder" in " ".join(out.output.split())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.lists(st.text(alphabet="ab{}\"\\ë", min_size=1, max_size=2), min_size=1, max_size=3)
+                .map(lambda words: " ".join(words) * 9_000), min_size=1, max_size=4),  # spaced as a canonical text
+       st.randoms(use_true_random=False))
+def test_a_text_too_long_for_a_cell_is_kept_in_parts_read_back_whole_in_any_order(texts, random):
+    """Issue 34: a text over 30,000 characters was left out of the host book (and so of the record)."""
+    from sheets_host.engine import commitments
+    from sheets_host.engine.host import reindex
+
+    rows = [{"round": 1, "attempt": 1, "kind": "submission", "player": "Ada", "encoding": 1, "salt": "00",
+             "commitment": f"{i:064x}", "made at": "2026-11-22 12:00:00 UTC", "text": text}
+            for i, text in enumerate(texts)]
+    frame = commitments.host_frame(rows)
+    assert max(len(t) for t in frame["text"] if isinstance(t, str)) <= 30_000
+    shuffled = frame.sample(frac=1, random_state=random.randrange(2**32))  # a host sorted the tab
+    # As read: trimmed cells, rows numbered as the sheet's.
+    read = reindex(shuffled.map(lambda v: v.strip() if isinstance(v, str) else v).reset_index(drop=True))
+    back = commitments.read({"commitments": read}, ["Ada"])
+    assert sorted((r["commitment"], r["text"]) for r in back) == sorted((r["commitment"], r["text"]) for r in rows)
+
+
+def test_a_missing_part_of_a_committed_text_is_named():
+    from sheets_host.engine import commitments
+    from sheets_host.engine.host import reindex
+    from sheets_host.kit.errors import SchemaErrors
+
+    row = {"round": 1, "attempt": 1, "kind": "submission", "player": "Ada", "encoding": 1, "salt": "00",
+           "commitment": "0" * 64, "made at": "2026-11-22 12:00:00 UTC", "text": "x" * 70_000}
+    frame = commitments.host_frame([row])
+    with pytest.raises(SchemaErrors, match=r"commitments.*part.*parts 1 to 2 of one commitment's text, each once"):
+        commitments.read({"commitments": reindex(frame.drop(index=1).reset_index(drop=True))}, ["Ada"])

@@ -64,10 +64,10 @@ import pandas as pd
 from gspread.exceptions import APIError, NoValidUrlKeyFound
 from gspread.http_client import HTTPClient, ParamsType
 from gspread.urls import SPREADSHEET_BATCH_UPDATE_URL, SPREADSHEET_DRIVE_URL
-from gspread.utils import absolute_range_name, extract_id_from_url, rowcol_to_a1
+from gspread.utils import absolute_range_name, extract_id_from_url
 
 from sheets_host.backends import frame_from_rows, match_tab, rows_from_frame, written_header
-from sheets_host.kit.cells import column_letter, fold
+from sheets_host.kit.cells import fold
 from sheets_host.kit.errors import BookError, BusyError
 from sheets_host.kit.layout import TabLayout, lay_out
 from .client import IN_FLIGHT, RetryingHTTPClient, connect
@@ -76,7 +76,6 @@ from .lease import LEASE, LEASE_TIME, LeaseHolding, _lease_gone
 from .sheets_api import (LOCK, METADATA_FIELDS, Cells, Tab, append_rows, cell_values, grid_fields, grid_of, mark,
                          marks_of, patch_tab, put_first, replace_tab, tabs_of)
 
-CELL_LIMIT = 50_000  # characters in one cell
 # Drive appProperties (private to this app) that let the same `new` run again find what it made
 # (`GoogleBackend.begin_new`): the host's mark of the command, every book's role, and the host each
 # other book was made for. A role is marked by a digest: a property holds 124 bytes.
@@ -220,8 +219,6 @@ class GoogleBook(LeaseHolding):
         ``updateSheetProperties`` of its index."""
         table = {name: rows_from_frame(frame) for name, frame in tabs.items()}
         added = {name: rows_from_frame(frame) for name, frame in append.items()}
-        self._check_cells(table)
-        self._check_cells({name: rows[1:] for name, rows in added.items()}, appended=True)
         after = copy.deepcopy(self._tabs())
         # First, so that a lease taken over by another command fails the request as requests[0].
         requests_: list[dict[str, Any]] = []
@@ -305,18 +302,6 @@ class GoogleBook(LeaseHolding):
                 f"over, or someone deleted the hidden tab {LEASE!r}; run the command again")
         return self._refusal("write", e)
 
-    def _check_cells(self, table: Mapping[str, list[list[object]]], *, appended: bool = False) -> None:
-        """The backend's safety net: the engine makes every cell fit, and Google would refuse the
-        whole write with a message that names no cell."""
-        for name, rows in table.items():
-            for r, row in enumerate(rows, start=1):
-                for c, value in enumerate(row, start=1):
-                    if isinstance(value, str) and len(value) > CELL_LIMIT:
-                        where = f"column {column_letter(c - 1)} of new row {r}" if appended else f"cell {rowcol_to_a1(r, c)}"
-                        raise BookError(
-                            f"{where} of tab {name!r} for the {self.label} book ({self.ref}) holds "
-                            f"{len(value):,} characters; Google Sheets takes at most {CELL_LIMIT:,} in a cell; nothing was written")
-
 
 def _as_in_sheet(frame: pd.DataFrame) -> list[list[object]] | None:
     """The rows of `frame` (header first, a blank header cell blank) where they stand in the
@@ -337,7 +322,6 @@ class GoogleBackend:
     """Books as Google spreadsheets: the host's is `where`, the others are created, adopted or bound."""
 
     name = "gsheets"
-    cell_limit = CELL_LIMIT
 
     def __init__(self, client: gspread.Client, host_id: str | None = None, *, folder: str | None = None,
                  notify: bool = True, in_flight: int = IN_FLIGHT):

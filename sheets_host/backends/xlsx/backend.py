@@ -34,7 +34,7 @@ import pandas as pd
 from filelock import FileLock, Timeout
 
 from sheets_host.backends import appended_layout, book_of, frame_from_rows, match_tab, role_file, rows_from_frame
-from sheets_host.kit.cells import column_letter, fold
+from sheets_host.kit.cells import fold
 from sheets_host.kit.errors import BookError, BusyError
 from sheets_host.kit.layout import TabLayout, lay_out
 from .edit import XlsxEditing
@@ -44,7 +44,6 @@ from .ooxml_tabs import LISTS_TAB, _any_digits, _openpyxl_rows, _reading, _Value
 LOCK = ".sheets-host.lock"
 HOLDER = ".sheets-host.holder"  # who holds the lock: filelock may truncate the lock file itself
 TMP = ".xlsx.tmp"
-CELL_LIMIT = 32_767  # Excel's; a longer string would be cut or refused by spreadsheet programs
 CLOSE = "close it there and run again"
 # Files a spreadsheet program or a person may have saved a book as.
 SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods", ".csv", ".numbers")
@@ -110,10 +109,9 @@ def _read_only(path: Path) -> bool:
 
 
 class XlsxBook(XlsxEditing):
-    def __init__(self, path: Path, ref: str, cell_limit: int = CELL_LIMIT):
+    def __init__(self, path: Path, ref: str):
         self.path = path
         self.ref = ref  # relative to the game folder, so the folder can move
-        self.cell_limit = cell_limit
 
     @contextmanager
     def _opening(self) -> Iterator[None]:
@@ -189,16 +187,14 @@ class XlsxBook(XlsxEditing):
 
     # ---- writing ----------------------------------------------------------------------------------
 
-    def _clean(self, name: str, rows: list[list[object]], first: int = 1) -> list[list[object]]:
-        """Rows fit for a cell each, their first being sheet row `first`; refuses a string too long."""
-        for r, row in enumerate(rows, start=first):
+    @staticmethod
+    def _clean(rows: list[list[object]]) -> list[list[object]]:
+        """Rows fit for an .xlsx cell each: without the characters no .xlsx holds (a text is
+        already cut to what a cell holds, `rows_from_frame`)."""
+        for row in rows:
             for c, value in enumerate(row):
                 if isinstance(value, str):
-                    row[c] = value = ILLEGAL_CHARACTERS_RE.sub("", value)
-                    if len(value) > self.cell_limit:
-                        raise BookError(f"{self.path}, tab {name!r}, cell {column_letter(c)}{r}: "
-                                        f"{len(value):,} characters, more than the {self.cell_limit:,} an .xlsx cell "
-                                        "holds; nothing was written: shorten it and run again")
+                    row[c] = ILLEGAL_CHARACTERS_RE.sub("", value)
                 elif value is pd.NaT:
                     row[c] = None
         return rows
@@ -213,10 +209,10 @@ class XlsxBook(XlsxEditing):
             if not name or len(name) > 31 or re.search(r"[\[\]:*?/\\\x00-\x1f]", name) or name[0] == "'" or name[-1] == "'":
                 raise BookError(f"{self.path}: {name!r} cannot name a tab (at most 31 characters, none of "
                                 "[ ] : * ? / \\, not starting or ending with '); nothing was written")
-        whole = {name: self._clean(name, rows_from_frame(frame)) for name, frame in tabs.items()}  # checks first
+        whole = {name: self._clean(rows_from_frame(frame)) for name, frame in tabs.items()}
         for name, frame in append.items():
             if name in whole:  # a tab written whole and appended to: the rows go under it
-                whole[name] += self._clean(name, rows_from_frame(frame)[1:], len(whole[name]) + 1)
+                whole[name] += self._clean(rows_from_frame(frame)[1:])
         looks = {name: layouts[name] if name in layouts else lay_out(frame) for name, frame in tabs.items()}
         grow = {name: frame for name, frame in append.items() if name not in tabs}
         placed = {name: appended_layout(layouts[name], len(shown[name])) for name in grow if name in layouts and name in shown}
@@ -287,7 +283,6 @@ class XlsxBook(XlsxEditing):
 
 class XlsxBackend:
     name = "xlsx"
-    cell_limit = CELL_LIMIT
     in_flight = 1  # openpyxl is CPU-bound: threads would only take turns
 
     def __init__(self, folder: Path, wait: float = 5.0):
@@ -306,7 +301,7 @@ class XlsxBackend:
 
     def _book(self, role: str) -> XlsxBook:
         ref = self._refs.get(role) or f"{role_file(role)}.xlsx"
-        return XlsxBook(self.folder / ref, ref, self.cell_limit)
+        return XlsxBook(self.folder / ref, ref)
 
     def book(self, role: str) -> XlsxBook:
         """The book for `role`; refused while a stray copy of it lies beside it (`strays`): the

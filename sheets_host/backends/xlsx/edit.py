@@ -97,16 +97,16 @@ class XlsxEditing:
             rows = rows_from_frame(frame)
             sheet = book.find(name)
             if sheet is not None and sheet.name in renders:
-                renders[sheet.name].rows += self._clean(name, rows[1:], len(renders[sheet.name].rows) + 1)
+                renders[sheet.name].rows += self._clean(rows[1:])
                 continue
             if sheet is not None and sheet.kind == "worksheet" and not sheet.new and values is not None:
                 with self._opening():
                     last = _last_row(values.rows(sheet))
                 if last:  # the header there is left alone
-                    appends[sheet.name] = (sheet, last, self._clean(name, rows[1:], last + 1), placed.get(name))
+                    appends[sheet.name] = (sheet, last, self._clean(rows[1:]), placed.get(name))
                     continue
             sheet = target(name)
-            renders[sheet.name] = _Render(sheet, self._clean(name, rows),
+            renders[sheet.name] = _Render(sheet, self._clean(rows),
                                           layouts[name] if name in layouts else lay_out(frame), name)
 
         locks: dict[str, bool] = {}
@@ -174,7 +174,7 @@ class XlsxEditing:
             sheet = lists.sheet or book.add(LISTS_TAB)
             book.set_state(sheet, "hidden")
             rows = lists.rows()
-            render(_Render(sheet, self._clean(LISTS_TAB, rows), _lists_layout(rows), LISTS_TAB))
+            render(_Render(sheet, self._clean(rows), _lists_layout(rows), LISTS_TAB))
         if formulas_gone and (chain := book.rel_of("calcChain")) is not None:
             book.drop_rel(chain)  # it lists formula cells that are no more: Excel would call the file damaged
 

@@ -1,0 +1,124 @@
+"""The largest rows a player can type, and the commands run on them (issue 34), for
+`test_largest_rows.py` and `test_largest_rows_festival.py`.
+
+A cell at the limit holds 32,767 UTF-16 units, what a cell holds in Excel and LibreOffice (Google
+holds 50,000: `test_largest_rows.py` types those too). A row of them goes into each submit tab (a
+grid's first row, its label kept), or as many rows as a tab shades for typing; each round then
+runs commands, and what each typist's book shows and what the archive holds are checked."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from sheets_host.engine import commands as engine
+from sheets_host.engine import commitments
+from sheets_host.engine.delivery import HISTORY, TYPED
+from sheets_host.engine.reading import clean
+from sheets_host.kit import cells
+from sheets_host.kit.commitment import digest
+
+from tests.conftest import fixed_clock
+
+CUT = "characters cut)"
+# Players a game is made with: the Academy's three events all start by its round 3 with ten.
+PLAYERS = {"wind-guide-me": 7, "magicians-market": 4, "pyramid-superiority": 9, "spirit-chain": 2,
+           "academy-of-witchcraft-arts": 10}
+# What each round runs: a game's first every command that acts on a round; a later round (the
+# Academy's events) what delivers its tabs and gives them back (a grid's labels kept).
+FIRST = ("check", "lock", "resolve", "redo", "undo", "resolve")
+LATER = ("resolve", "undo", "resolve")
+
+
+def largest(tab, row: int, column: str, limit: int = cells.CELL_LIMIT) -> str:
+    """A cell at `limit` (in the UTF-16 units programs count): where it is first, then non-ASCII
+    text (six characters each in a commitment's canonical text), then filler."""
+    head = f"{tab.name} row {row} {column}: Zoë 😀 ë "
+    return head + "x" * (limit - cells.units(head))
+
+
+def typed_tabs(tabs, rows: int, limit: int = cells.CELL_LIMIT) -> dict[str, pd.DataFrame]:
+    """Submit tabs typed with `rows` rows (a grid's first, their labels kept), every cell at `limit`."""
+    out = {}
+    for tab in tabs:
+        if tab.labels:
+            body = [[label] + [largest(tab, 2 + i, c, limit) for c in tab.header[1:]]
+                    for i, label in enumerate(tab.labels[:rows])]
+        else:
+            body = [[largest(tab, r, c, limit) for c in tab.header] for r in range(2, 2 + rows)]
+        out[tab.name] = pd.DataFrame(body, columns=tab.header, dtype=object)
+    return out
+
+
+def typists(game, state, done: set[str]) -> dict[str, list]:
+    """Each submit tab not typed into yet, by the first player who has it."""
+    out: dict[str, list] = {}
+    for player in game.players(state):
+        for tab in game.submit_tabs(state, player):
+            if tab.name not in done and all(tab.name != t.name for tabs in out.values() for t in tabs):
+                out.setdefault(player, []).append(tab)
+    return out
+
+
+def run(backend, command: str) -> None:
+    if command == "check":
+        engine.check(backend, fixed_clock)
+    elif command == "lock":
+        engine.lock(backend, fixed_clock)
+    elif command == "resolve":
+        engine.resolve(backend, early=True, allow_empty=True, clock=fixed_clock)
+    elif command == "redo":
+        engine.resolve(backend, redo=True, clock=fixed_clock)
+    else:
+        engine.undo(backend, fixed_clock)
+
+
+def a_round(backend, game, typed_so_far: set[str], rows: int, commands: Sequence[str],
+            type_in=None, limit: int = cells.CELL_LIMIT) -> None:
+    """One round: the largest rows (cells at `limit`) typed into each submit tab not typed yet (by
+    `type_in(player, frames)`, else written into the player's book), then `commands`; then each
+    typist's `my submissions` shows a cut, their commitments check out, and the archive holds what
+    was read."""
+    session = engine.open_session(backend, fixed_clock)
+    state, number = session.state, game.round(session.state)
+    typed = {}
+    for player, tabs in typists(game, state, typed_so_far).items():
+        typed[player] = typed_tabs(tabs, rows, limit)
+        (type_in or (lambda p, f: backend.book(f"player:{p}").write(f)))(player, typed[player])
+        typed_so_far |= set(typed[player])
+    for command in commands:
+        run(backend, command)
+    for player, tabs in typed.items():
+        book = backend.book(f"player:{player}").read([HISTORY, commitments.PRIVATE_TAB])
+        assert any(CUT in cells.text(v) for v in book[HISTORY][TYPED]), (player, "my submissions shows no cut")
+        commitments_check_out(book[commitments.PRIVATE_TAB])
+        archived = archived_rows(backend, game, number, player)
+        for name, frame in tabs.items():
+            for row, values in zip(range(2, 2 + len(frame)), frame.to_dict("records")):
+                for column, value in values.items():
+                    assert archived[name, row][column] == clean(value)[0], (player, name, row, column)
+
+
+def archived_rows(backend, game, round_number: int, player: str) -> dict[tuple[str, int], dict]:
+    """The player's archived rows of the attempt the round was resolved with, by tab and row."""
+    host = backend.book("host").read(["archive", "rounds"])
+    archive, rounds = host["archive"], host["rounds"]
+    attempt = rounds[rounds["round"] == round_number]["attempt"].iloc[0]
+    mine = archive[(archive["round"] == round_number) & (archive["attempt"] == attempt) & (archive["player"] == player)]
+    return {(r["tab"] if game.several_submit_tabs else game.submit_tab.name, int(r["row"])): r
+            for r in mine.to_dict("records")}
+
+
+def commitments_check_out(mine: pd.DataFrame) -> None:
+    """Each commitment in a player's `my commitments` is the SHA-256 of its committed text, its
+    parts joined where it is in parts (as the tab tells the player)."""
+    texts: list[list[str]] = []
+    for row in mine.to_dict("records")[1:]:
+        if cells.is_blank(row["commitment"]):
+            texts[-1].append(row[commitments.TEXT])
+        else:
+            texts.append([row["commitment"], row[commitments.TEXT]])
+    assert any(len(t) > 2 for t in texts), "no committed text is in parts"
+    for commitment, *pieces in texts:
+        assert digest("".join(pieces)) == commitment

@@ -1,0 +1,86 @@
+"""Issue 34: no typed input can stop a game. A row whose cells together pass what a cell holds
+(each cell legal on its own) made the resolve commit to the host book and then fail writing that
+player's `my submissions` (the row's typed text goes into one cell), and every later command,
+finishing that delivery first, was refused. What a book shows is now cut to what a cell holds in
+every program, with a visible marker; the archive keeps what the tool read; commitments stay
+verifiable. Each test here failed before the fix (the Academy's: `test_largest_rows_festival.py`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from sheets_host.backends.xlsx.backend import XlsxBackend, XlsxBook
+from sheets_host.cli.main import app
+from sheets_host.engine import commands as engine
+from sheets_host.engine.delivery import HISTORY, TYPED
+from sheets_host.engine.play import bot_names
+from sheets_host.engine.record import write_record
+from sheets_host.engine.verify import Published, announcement_files, load_record, verify
+from sheets_host.fakes.google import fake_backend
+from sheets_host.games import get_game
+from sheets_host.kit import cells
+from sheets_host.kit.layout import INPUT_ROWS
+
+from tests.conftest import fixed_clock
+from tests.engine.largest import FIRST, PLAYERS, a_round
+
+SECONDS = {"wind-guide-me": 16, "magicians-market": 7, "pyramid-superiority": 10, "spirit-chain": 10}
+
+
+@pytest.mark.slow(5)
+def test_the_issue_s_two_long_cells_no_longer_wedge_the_game(tmp_path):
+    """The reproduction in issue 34, through the command line: the resolve and the next command."""
+    runner = CliRunner()
+    where = str(tmp_path / "g")
+    assert runner.invoke(app, ["new", "wind-guide-me", where, "--players", "Ann,Bo,Cy,Di,Ed,Fay,Gus",
+                               "--seed", "7"]).exit_code == 0
+    ann = XlsxBook(Path(where) / "players" / "Ann.xlsx", "Ann")
+    ann.write({"submit": pd.DataFrame([["k" * 20_000, "7" * 20_000, None, None, None]],
+                                      columns=["kind", "site", "position", "stone", "light"])})
+    result = runner.invoke(app, ["resolve", where, "--early", "--allow-empty"])
+    assert result.exit_code == 0, result.output
+    shown = ann.read([HISTORY])[HISTORY][TYPED].iloc[0]  # 'kind: kkk…, site: 777…' is 40,014 characters
+    kept, marker = shown.rsplit("… (", 1)
+    assert cells.units(shown) <= cells.CELL_LIMIT and marker == f"{40_014 - len(kept):,} characters cut)"
+    assert kept == "kind: " + "k" * 20_000 + ", site: " + "7" * (len(kept) - 20_014)
+    result = runner.invoke(app, ["undo", where])  # was refused, as every later command
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow(s)) for n, s in SECONDS.items()])
+def test_the_largest_rows_stop_no_command(name, tmp_path):
+    """A row of every cell at the limit through every command that acts on a round; then status,
+    record and verify, and (one game) replay, which types the archived rows back as `undo` does."""
+    game = get_game(name)
+    backend = XlsxBackend(tmp_path / "game")
+    engine.new_game(backend, name, bot_names(PLAYERS[name]), 7, clock=fixed_clock)
+    a_round(backend, game, typed := set(), 1, FIRST)
+    assert typed == {t.name for t in game.every_submit_tab()}
+    if name == "wind-guide-me":
+        assert engine.replay(backend, XlsxBackend(tmp_path / "replayed"), fixed_clock) == 1
+    verifies(backend, tmp_path)
+
+
+def verifies(backend, tmp_path: Path) -> None:
+    """`status` runs, and the game's record verifies against its public book: every commitment,
+    a text in parts whole again, recomputed, and the game played again from the record."""
+    engine.status(backend, fixed_clock)
+    write_record(backend, tmp_path / "record.json", force=True, clock=fixed_clock)
+    public = XlsxBook(tmp_path / "game" / "public.xlsx", "public.xlsx").read()
+    checks = verify(load_record(tmp_path / "record.json"),
+                    Published(public, announcement_files(tmp_path / "game" / "announcements"), "public.xlsx"))
+    assert [line for c in checks for line in c.lines() if not c.ok] == []
+
+
+@pytest.mark.slow(13)
+def test_every_row_a_submit_tab_shades_at_the_limit(tmp_path):
+    """As many rows as the submit tab shades for typing, every cell at the limit."""
+    game = get_game("wind-guide-me")
+    backend = XlsxBackend(tmp_path / "game")
+    engine.new_game(backend, game.name, bot_names(7), 7, clock=fixed_clock)
+    a_round(backend, game, set(), INPUT_ROWS, ("resolve",))
