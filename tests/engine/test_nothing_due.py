@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.cli.main import app
 from sheets_host.engine import commands as engine
-from sheets_host.engine.delivery import submit_layout
+from sheets_host.engine.delivery import submit_tab
 from sheets_host.engine.play import bot_names, bots_submit, host_types
 from sheets_host.games import get_game
 from sheets_host.kit.errors import RoundError
@@ -56,7 +56,8 @@ def type_a_row(backend, game, state, player: str) -> bool:
     submit = book.read([tab.name])[tab.name]
     extra = pd.DataFrame([["2"] * len(submit.columns)], columns=submit.columns)
     typed = pd.concat([submit, extra], ignore_index=True)
-    book.write({tab.name: typed}, layouts={tab.name: submit_layout(game, state, player, tab, typed)})
+    written, layout = submit_tab(game, state, player, tab, typed)
+    book.write({tab.name: written}, layouts={tab.name: layout})
     return True
 
 

@@ -19,6 +19,7 @@ from sheets_host.events.continuum.board import random_board
 from sheets_host.events.continuum.read import WARDS
 from sheets_host.events.continuum.state import FILES, RANKS, Board, ContinuumSubmission
 from sheets_host.kit.game import generators, rng_for
+from sheets_host.kit.layout import unkeyed
 
 from tests.conftest import fixed_clock, without_commitments
 from .test_continuum_event import (ACADEMY, CELLS_ALLOWED, WARD_ROWS, dropped_with_the_board, expected_board, grid_of,
@@ -65,9 +66,9 @@ def problems_in_book(backend, player: str) -> list[str]:
 
 
 def shown(frame: pd.DataFrame) -> list[list[str | None]]:
-    """Cells as text (blank: None)."""
+    """Cells as text (blank: None), the tab's key left out."""
     return [[None if v is None or (isinstance(v, float) and pd.isna(v)) or v == "" else str(v) for v in row]
-            for row in frame.to_numpy().tolist()]
+            for row in unkeyed(frame).to_numpy().tolist()]
 
 
 def announcement_file(backend, number: int) -> str:

@@ -29,6 +29,7 @@ from sheets_host.festival.state import FestivalSubmission
 from sheets_host.games import get_game
 from sheets_host.kit.errors import RoundError, SchemaErrors, SheetsHostError
 from sheets_host.kit.game import rng_for
+from sheets_host.kit.layout import unkeyed
 
 from tests.conftest import fixed_clock, without_commitments
 
@@ -143,7 +144,7 @@ def text_of(frames) -> str:
 def shown(frame: pd.DataFrame) -> list[list[str | None]]:
     """Cells as text (blank: None), so what was typed compares with what is read back."""
     return [[None if v is None or (isinstance(v, float) and pd.isna(v)) or v == "" else str(v) for v in row]
-            for row in frame.to_numpy().tolist()]
+            for row in unkeyed(frame).to_numpy().tolist()]
 
 
 def where(tab: str, row: int | None, column: str | None) -> str:
