@@ -218,9 +218,11 @@ def _fate(key: str, kind: RowKind, index: int, name: Name, sub: PyramidSubmissio
     if kind is RowKind.ROTATE:
         return (Fate(key, f"{what} ({ROTATION_COST} chips)") if result.rotation
                 else Fate(key, what, f"you could not pay {ROTATION_COST} chips for it after your bid"))
-    if kind is RowKind.PIECE and not sub.position:  # no position typed: the default's, said with the piece
+    if kind is RowKind.POSITION:
+        return Fate(key, what, result.moved or "")
+    if not sub.position:  # the piece tells where the default put it: no position was typed
         return Fate(key, f"{what}, built at {result.position.name}, the default position")
-    return Fate(key, what, result.moved or "" if kind is RowKind.POSITION else "")
+    return Fate(key, what)
 
 
 def groups(state: PyramidState) -> dict[str, tuple[Name, ...]]:
