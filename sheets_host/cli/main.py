@@ -304,7 +304,8 @@ def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', 
     reports = [play.simulate(game, games, seed, players, strategy=s) for s in get_game(game).bots()]
     if as_json:
         data = [r.as_dict() for r in reports]
-        echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2), wrap=False)
+        echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2),
+             wrap=False)
         return
     for report in reports:
         data = report.as_dict()
@@ -328,8 +329,9 @@ def bench(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One
                                                               "instead, on a local fake of the Sheets API."),
           watched: bool = typer.Option(False, "--watch", help="A game run by `watch` on the fake Google API: Spirit "
                                                               "Chain's duel, its reads and bytes a minute; any other "
-                                                              "game (20 players, or as many as it takes, unless --players) checked every "
-                                                              "minute, nobody typing, then one player: its requests."),
+                                                              "game (20 players, or as many as it takes, unless "
+                                                              "--players) checked every minute, nobody typing, then "
+                                                              "one player: its requests."),
           latency: float = typer.Option(0.0, "--latency", min=0, metavar="MS",
                                         help="With --google: each request takes MS milliseconds more (a round "
                                              "trip to Google); the report gives each command's wall time."),

@@ -72,10 +72,10 @@ def webhook_url(given: str | None, folders: Sequence[Path] = (), instead: str = 
     if not url and (path := found(WEBHOOK_FILE, folders)):
         url = path.read_text(encoding="utf-8").strip()
     if not url:
+        without = f"; or {instead}" if instead else ""
         raise SheetsHostError(f"no Discord webhook: give --webhook URL, set {WEBHOOK_ENV}, or put the address in a "
-                              f"{WEBHOOK_FILE} file (git-ignored) in this folder or the game's{f'; or {instead}' if instead else ''}. "
-                              "Discord makes one in "
-                              "a channel's settings: Integrations, Webhooks, New Webhook, Copy Webhook URL")
+                              f"{WEBHOOK_FILE} file (git-ignored) in this folder or the game's{without}. Discord "
+                              "makes one in a channel's settings: Integrations, Webhooks, New Webhook, Copy Webhook URL")
     if not is_address(url):
         raise SheetsHostError("the webhook address is not one: it looks like https://discord.com/api/webhooks/"
                               "<number>/<token> (copy it again from the channel's Integrations settings)")

@@ -90,8 +90,9 @@ def echo(text: object = "", *, err: bool = False, fg: str | None = None, wrap: b
 
 def table(rows: Sequence[Mapping[str, object]] | Any, indent: str = "", width: int = WIDTH) -> list[str]:
     """`rows` (or a pandas frame's, without its index) as a table's lines, a column for each key,
-    numbers to the right: at most `width` columns wide. When it is wider, the header's words and the text cells of the widest columns
-    wrap within their column, each row as many lines as its tallest cell; no cell is cut short.
+    numbers (and their header) to the right: at most `width` columns wide. When it is wider, the
+    header's words and the text cells of the widest columns wrap within their column, each row as
+    many lines as its tallest cell; no cell is cut short.
 
     >>> print("\\n".join(table([{"command": "new", "requests": 12}, {"command": "resolve", "requests": 3}])))
     command  requests
@@ -125,7 +126,7 @@ def table(rows: Sequence[Mapping[str, object]] | Any, indent: str = "", width: i
         parts = [_cell_lines(v, w) for v, w in zip(values, widths)]
         for k in range(max(len(p) for p in parts)):
             row = [(p[k] if k < len(p) else "") for p in parts]
-            padded = [_pad(v, w, right=n and values is not names) for v, w, n in zip(row, widths, numeric)]
+            padded = [_pad(v, w, right=n) for v, w, n in zip(row, widths, numeric)]
             lines.append((indent + "  ".join(padded)).rstrip())
     return lines
 
