@@ -2,20 +2,24 @@
 `test_largest_rows.py` and `test_largest_rows_festival.py`.
 
 A cell at the limit holds 32,767 UTF-16 units, what a cell holds in Excel and LibreOffice (Google
-holds 50,000: `test_largest_rows.py` types those too). A row of them goes into each submit tab (a
+holds 50,000: `test_largest_rows_festival.py` types those too). A row of them goes into each submit tab (a
 grid's first row, its label kept), or as many rows as a tab shades for typing; each round then
 runs commands, and what each typist's book shows and what the archive holds are checked."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pandas as pd
 
 from sheets_host.engine import commands as engine
 from sheets_host.engine import commitments
+from sheets_host.backends.xlsx.backend import XlsxBook
 from sheets_host.engine.delivery import HISTORY, TYPED
 from sheets_host.engine.reading import clean
+from sheets_host.engine.record import write_record
+from sheets_host.engine.verify import Published, announcement_files, load_record, verify
 from sheets_host.kit import cells
 from sheets_host.kit.commitment import digest
 
@@ -25,10 +29,9 @@ CUT = "characters cut)"
 # Players a game is made with: the Academy's three events all start by its round 3 with ten.
 PLAYERS = {"wind-guide-me": 7, "magicians-market": 4, "pyramid-superiority": 9, "spirit-chain": 2,
            "academy-of-witchcraft-arts": 10}
-# What each round runs: a game's first every command that acts on a round; a later round (the
-# Academy's events) what delivers its tabs and gives them back (a grid's labels kept).
-FIRST = ("check", "lock", "resolve", "redo", "undo", "resolve")
-LATER = ("resolve", "undo", "resolve")
+# Every command that acts on a round, in an order that runs each on the largest rows: the rows
+# read, locked, resolved, resolved again from the archive, given back to their tabs, resolved.
+EVERY = ("check", "lock", "resolve", "redo", "undo", "resolve")
 
 
 def largest(tab, row: int, column: str, limit: int = cells.CELL_LIMIT) -> str:
@@ -122,3 +125,14 @@ def commitments_check_out(mine: pd.DataFrame) -> None:
     assert any(len(t) > 2 for t in texts), "no committed text is in parts"
     for commitment, *pieces in texts:
         assert digest("".join(pieces)) == commitment
+
+
+def verifies(backend, tmp_path: Path) -> None:
+    """`status` runs, and the game's record verifies against its public book: every commitment,
+    a text in parts whole again, recomputed, and the game played again from the record."""
+    engine.status(backend, fixed_clock)
+    write_record(backend, tmp_path / "record.json", force=True, clock=fixed_clock)
+    public = XlsxBook(tmp_path / "game" / "public.xlsx", "public.xlsx").read()
+    checks = verify(load_record(tmp_path / "record.json"),
+                    Published(public, announcement_files(tmp_path / "game" / "announcements"), "public.xlsx"))
+    assert [line for c in checks for line in c.lines() if not c.ok] == []
