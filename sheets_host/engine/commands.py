@@ -15,7 +15,7 @@ Nothing a player typed is ever lost: every set of rows read or replaced is archi
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import partial
 from typing import Any, NamedTuple
@@ -64,6 +64,7 @@ def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping
         window = window_of(record, frozen)
         return {p: read_player(game, state, p, tabs[f"player:{p}"], window) for p in players}
     locked = session.attempt_rows(record["round"], record["attempt"])
+    unread = unread_at(session, record["round"], record["attempt"])
     out = {}
     for p in players:
         now = typed_rows(game, state, p, tabs[f"player:{p}"])
@@ -72,7 +73,31 @@ def _read_submissions(session: Session, record: dict, tabs: Mapping[str, Mapping
             problems.append(Problem(p, f"edits made after the lock at {record['frozen at']} were ignored: what counts "
                                        "is your submission as it stood at the lock"))
             aside = now
-        out[p] = parse(game, state, p, locked[p], window_of(record), problems, aside)
+        out[p] = parse(game, state, p, locked[p], window_of(record), problems, aside, unread.get(p, ()))
+    return out
+
+
+def note_unread(session: Session, number: int, attempt: int, readings: Mapping[str, Reading]) -> None:
+    """What each player typed that was not read, into the log, when their tabs are read: the rows
+    the attempt keeps are cut already, so a resolve of a locked round and a redo tell it from here."""
+    for player, reading in readings.items():
+        for p in reading.unread:
+            session.note(number, attempt, "not read", f"{p.where()}: {p.message}" if p.where() else p.message,
+                         player, row_ref(p.tab, p.row))
+
+
+def unread_at(session: Session, number: int, attempt: int) -> dict[str, tuple[Problem, ...]]:
+    """The "not read" lines an attempt's reading logged, as each player's problems again."""
+    out: dict[str, tuple[Problem, ...]] = {}
+    for e in session.tabs.get("log", pd.DataFrame()).to_dict("records"):
+        if (cells.text(e.get("kind")) == "not read" and cells.text(e.get("round")) == str(number)
+                and cells.text(e.get("attempt")) == str(attempt)):
+            tab, _, row = cells.text(e.get("row")).rpartition("!")
+            said = Problem(e["player"], "", int(row) if row.isdigit() else None, tab=tab or None)
+            text, prefix = cells.text(e.get("message")), f"{said.where()}: "
+            said = replace(said, message=text[len(prefix):]) if said.where() and text.startswith(prefix) \
+                else Problem(e["player"], text)
+            out[e["player"]] = (*out.get(e["player"], ()), said)
     return out
 
 
@@ -190,6 +215,7 @@ def lock(backend: Backend, clock: Clock = now_utc, expect: int | None = None) ->
             rows += _set_aside(record["round"], attempt + 1, readings)
             record.update({"status": "locked", "attempt": attempt, "frozen at": stamp(frozen)})
             session.note(record["round"], attempt, "lock", f"submissions copied and tabs locked at {record['frozen at']}")
+            note_unread(session, record["round"], attempt, readings)
             made = commitments.of_submissions(session.game, record["round"], attempt, {p: r.rows for p, r in readings.items()},
                                               session.players, record["frozen at"], session.commit.salt_key)
             check_writable(session, books)
@@ -243,6 +269,7 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
         archive += _set_aside(number, attempt + 1, readings)
         record["frozen at"] = stamp(frozen)
         session.note(number, attempt, "freeze", f"submissions read (frozen) at {record['frozen at']}")
+        note_unread(session, number, attempt, readings)
     return _apply(session, books, read, record, session.state, readings, attempt, archive, redo=False)
 
 
@@ -267,6 +294,8 @@ def _redo(session: Session, books, read, **_) -> ResolveReport:
     archive = attempt_records(number, attempt, "corrected", rows)
     session.note(number, attempt, "redo", f"round {number} resolved again from attempt {last['attempt']} "
                  "as the archive holds it now")
+    note_unread(session, number, attempt, {p: replace(readings[p], unread=told)
+                                           for p, told in unread_at(session, number, last["attempt"]).items()})
     return _apply(session, books, read, last, state, readings, attempt, archive, redo=True)
 
 
@@ -296,7 +325,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     number = record["round"]
     submissions = {}
     for player, reading in readings.items():
-        for p in reading.parsed.problems:
+        for p in (p for p in reading.parsed.problems if p not in reading.unread):
             session.note(number, attempt, "problem", p.message if p.row is None else f"{p.where()}: {p.message}",
                          player, row_ref(p.tab, p.row))
         if reading.parsed.submission is None:

@@ -235,11 +235,11 @@ def history_frames(session: Session, players: Iterable[str]) -> dict[str, pd.Dat
     recorded: set[tuple[str, str, str]] = set()
     for e in session.tabs.get("log", pd.DataFrame()).to_dict("records"):
         who, kind = cells.text(e.get("player")), cells.text(e.get("kind"))
-        if who not in wanted or kind not in ("problem", "submission", "default", "counted", "not counted"):
+        if who not in wanted or kind not in ("problem", "not read", "submission", "default", "counted", "not counted"):
             continue
         key = (who, cells.text(e.get("round")), cells.text(e.get("attempt")))
         row, message = cells.text(e.get("row")), cells.text(e.get("message"))
-        if row and kind == "problem":
+        if row and kind in ("problem", "not read"):
             by_row.setdefault(key, {}).setdefault(row, []).append(message)
         elif row:
             told = COUNTED if kind == "counted" else f"not counted: {message}"

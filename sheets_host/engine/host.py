@@ -72,12 +72,12 @@ ARCHIVE_KEYS = ["round", "attempt", "use", "player", "row"]
 ARCHIVE = TabSchema("archive", (Column("round", "int", lo=1), Column("attempt", "int", lo=1),
                                 Column("use", "choice", USES, optional=True), Column("player", "player"),
                                 Column("row", "int", lo=1), Column("tab", optional=True)))
-# What a log line records: a command's steps, what it read (a submission, a default, a problem) and
-# what the resolver did with each part of a player's submission (counted, not counted: by row, and
-# the whole of what counted). "submission", what was read as counting, is no longer written: a game
-# logged before the resolver's record shows it as it was.
+# What a log line records: a command's steps, what it read (a submission, a default, a problem, what
+# was typed but not read) and what the resolver did with each part of a player's submission
+# (counted, not counted: by row, and the whole of what counted). "submission", what was read as
+# counting, is no longer written: a game logged before the resolver's record shows it as it was.
 LOG_KINDS = ("new", "lock", "freeze", "submission", "default", "problem", "resolve", "redo", "undo", "delivery",
-             "extend", "counted", "not counted")
+             "extend", "counted", "not counted", "not read")
 LOG = TabSchema("log", (Column("round", "int", lo=0), Column("attempt", "int", lo=0), Column("at"),
                         Column("kind", "choice", LOG_KINDS), Column("player", "player", optional=True),
                         Column("row", "int", lo=1, optional=True), Column("message", optional=True)))
@@ -366,7 +366,7 @@ def read_archive(data: pd.DataFrame, players: Sequence[str], game: Game) -> list
         seen[key] = rec["_row"]
         # As a submit tab's cell is read: a host's correction longer than that is cut the same way,
         # so what a redo parses is what it archives (and what every book can hold).
-        rec["values"] = {h: clean(values.get(columns.get(cells.fold(h))))[0] for h in header}
+        rec["values"] = {h: clean(values.get(columns.get(cells.fold(h)))) for h in header}
         out.append(rec)
     if errors:
         raise SchemaErrors(errors)

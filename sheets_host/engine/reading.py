@@ -27,6 +27,11 @@ from .snapshots import CELL_PART
 # Control characters no spreadsheet shows (tabs and line breaks are kept), and the two an .xlsx cannot hold.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 HEADER_SEARCH = 20  # rows searched for a header that was moved down
+# What is read of one player's submission in a round, in UTF-16 units over all their submit tabs:
+# ten times the longest a bot types (the Academy's, 923), and small enough that twenty players at it
+# keep the host's resolve request to Google (which archives, commits and logs it) under 3 MB, far
+# from the 10 MB Google refuses (docs/architecture.md, "Cells"; tests/engine/test_submission_limit.py).
+SUBMISSION_LIMIT = 10_000
 
 
 @dataclass
@@ -39,6 +44,9 @@ class Reading:
     parsed: Parsed
     due: bool = True  # whether the player has anything to submit this round
     aside: list[SubmitRow] = field(default_factory=list)
+    # What was typed but not read (past `SUBMISSION_LIMIT`), told first among the problems: the
+    # log keeps it apart ("not read"), so a redo of the archived rows, cut already, still tells it.
+    unread: tuple[Problem, ...] = ()
 
     @property
     def state(self) -> str:
@@ -49,35 +57,30 @@ class Reading:
         return "problems" if self.parsed.problems else "valid"
 
 
-def clean(value: object) -> tuple[object, str | None]:
-    """A cell as every reader will see it, and a message when it had to be cut.
+def clean(value: object, limit: int | None = CELL_PART) -> object:
+    """A cell as every reader will see it: control characters removed, and cut to `limit` UTF-16
+    units (an archived cell; a submit tab's are read as far as `within_limit` goes).
 
     >>> clean("si\\x00te 3")
-    ('site 3', None)
-    >>> value, why = clean("x" * 40_000)
-    >>> len(value), why
-    (30000, 'the cell holds 40,000 characters; only the first 30,000 were read')
+    'site 3'
+    >>> len(clean("x" * 40_000)), len(clean("x" * 40_000, None))
+    (30000, 40000)
 
     A pair of surrogates is the character they make; a lone one stays as the text `_xD800_` that an
     .xlsx file holds for it, which every book can store and every message can print:
 
     >>> clean("W\\ud800 \\ud83d\\ude00")
-    ('W_xD800_ 😀', None)
+    'W_xD800_ 😀'
 
     What is kept is counted as programs count, in UTF-16 units (an emoji is two):
 
-    >>> value, why = clean("😀" * 20_000)
-    >>> len(value), why
-    (15000, 'the cell holds 20,000 characters; only the first 15,000 were read')
+    >>> len(clean("😀" * 20_000))
+    15000
     """
     if not isinstance(value, str):
-        return value, None
-    value = _CONTROL.sub("", value)
-    value = cells.whole_characters(value)
-    kept = cells.head(value, CELL_PART)  # as programs count: an emoji is two
-    if kept != value:
-        return kept, f"the cell holds {len(value):,} characters; only the first {len(kept):,} were read"
-    return value, None
+        return value
+    value = cells.whole_characters(_CONTROL.sub("", value))
+    return value if limit is None else cells.head(value, limit)
 
 
 def _find_header(data: pd.DataFrame, wanted: dict[str, str]) -> tuple[list[str], pd.DataFrame] | None:
@@ -102,7 +105,7 @@ def _raw_rows(player: str, data: pd.DataFrame, tab: SubmitTab, key: str | None) 
     out = []
     for number, values in table:
         values = [None if isinstance(v, str) and re.fullmatch(r"\([A-Z]+\)", v) else v for v in values]
-        typed = {h: clean(v)[0] for h, v in zip(header, values)}
+        typed = {h: clean(v, None) for h, v in zip(header, values)}
         if tab.typed(typed):
             out.append(SubmitRow(player, int(number), list(header), typed, key))
     return out
@@ -135,9 +138,7 @@ def submit_rows(game: Game, player: str, tab: SubmitTab, data: pd.DataFrame | No
         typed = {}
         for column, value in zip(columns, values):
             if column:
-                typed[column], cut = clean(value)
-                if cut:
-                    problems.append(SubmitRow(player, int(number), letters, {}, key).problem(column, cut))
+                typed[column] = clean(value, None)
         if tab.typed(typed):
             rows.append(SubmitRow(player, int(number), letters, typed, key))
     return rows, (problems if rows else [p for p in problems if "no column" not in p.message]), []
@@ -165,43 +166,99 @@ def _rows_named(rows: Sequence[SubmitRow]) -> str:
 
 
 def parse(game: Game, state: Any, player: str, rows: list[SubmitRow], window: Window,
-          problems: Sequence[Problem] = (), aside: Sequence[SubmitRow] = ()) -> Reading:
+          problems: Sequence[Problem] = (), aside: Sequence[SubmitRow] = (), unread: Sequence[Problem] = ()) -> Reading:
     """What `rows` count for, with `problems` found before parsing shown first. A player with
     nothing due gets nothing of what they typed: the round takes the rule text's default for them,
     and they are told why (the rows stay in the archive)."""
     if not game.submits(state, player):
         typed = rows or list(aside)
-        said = (Problem(player, f"what you typed in {_rows_named(typed)} will not count: "
-                                f"{nothing_due(game, state, player)}"),) if typed else ()
-        return Reading(player, rows, Parsed(None, said, "nothing"), False, list(aside))
+        said = (*unread, Problem(player, f"what you typed in {_rows_named(typed)} will not count: "
+                                         f"{nothing_due(game, state, player)}")) if typed else ()
+        return Reading(player, rows, Parsed(None, said, "nothing"), False, list(aside), tuple(unread) if typed else ())
     try:
         parsed = game.parse(state, player, rows, window)
     except SheetsHostError as e:  # a game's parser should not raise; if it does, the player is told
         parsed = Parsed(None, (Problem(player, str(e)),), "nothing")
-    return Reading(player, rows, replace(parsed, problems=tuple(problems) + parsed.problems), aside=list(aside))
+    return Reading(player, rows, replace(parsed, problems=(*unread, *problems, *parsed.problems)), aside=list(aside),
+                   unread=tuple(unread))
 
 
 def _every_tab(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame],
-               tabs: Sequence[SubmitTab] | None = None) -> tuple[list[SubmitRow], list[Problem], list[SubmitRow]]:
-    rows, problems, unread = [], [], []
+               tabs: Sequence[SubmitTab] | None = None
+               ) -> tuple[list[SubmitRow], list[Problem], list[SubmitRow], list[Problem]]:
+    """Rows read, problems, rows of tabs with no header, and what was not read (past the limit)."""
+    rows, problems, aside = [], [], []
     for tab in game.submit_tabs(state, player) if tabs is None else tabs:
         r, p, u = submit_rows(game, player, tab, book.get(tab.name))
-        rows, problems, unread = rows + r, problems + p, unread + u
-    return rows, problems, unread
+        rows, problems, aside = rows + r, problems + p, aside + u
+    (rows, aside), unread = within_limit((rows, aside), game.round_word)
+    return rows, problems, aside, unread
+
+
+def within_limit(groups: Sequence[Sequence[SubmitRow]], round_word: str = "round",
+                 limit: int = SUBMISSION_LIMIT) -> tuple[list[list[SubmitRow]], list[Problem]]:
+    """One player's rows (in `groups`, read in order) as far as `limit` UTF-16 units of text go: the
+    cell that passes it is cut, the rest of its row and every later row are not read, and the
+    player is told where and why (by row: the log keeps a row, and `commands.unread_at` reads it). A cell is counted as its text; a number, a date or a tick as
+    nothing (the game's columns bound them).
+
+    >>> rows = [SubmitRow("Ada", n, ["a", "b"], {"a": "x" * 6, "b": 1}) for n in (2, 3, 4)]
+    >>> (kept,), problems = within_limit([rows], "day", limit=10)
+    >>> [r.values for r in kept]
+    [{'a': 'xxxxxx', 'b': 1}, {'a': 'xxxx'}]
+    >>> [p.where() for p in problems]
+    ['row 3', 'row 4']
+    >>> print(problems[1].message)
+    this row was not read: a submission is read up to 10 characters a day, and yours holds 18
+    >>> print(problems[0].message)
+    only the first 4 characters of its 'a' cell (A) were read: a submission is read up to 10 characters a day, and yours holds 18
+    """
+    total = sum(cells.units(v) for group in groups for r in group for v in r.values.values() if isinstance(v, str))
+    if total <= limit:
+        return [list(g) for g in groups], []
+    why = f"a submission is read up to {limit:,} characters a {round_word}, and yours holds {total:,}"
+    left, out, problems, unread = limit, [], [], []
+    for group in groups:
+        kept = []
+        for row in group:
+            if left <= 0:
+                unread.append(row)
+                continue
+            values = {}
+            for column, value in row.values.items():
+                if isinstance(value, str) and cells.units(value) > left:
+                    values[column] = cells.head(value, left)
+                    letter = row.problem(column, "").letter
+                    problems.append(row.problem(None, f"only the first {len(values[column]):,} characters of its "
+                                                      f"{column!r} cell ({letter}) were read: {why}"))
+                    left = 0
+                    break
+                values[column] = value
+                left -= cells.units(value) if isinstance(value, str) else 0
+            kept.append(replace(row, values=values))
+        out.append(kept)
+    for tab in dict.fromkeys(r.tab for r in unread):
+        missed = [r for r in unread if r.tab == tab]
+        if len(missed) == 1:
+            problems.append(missed[0].problem(None, f"this row was not read: {why}"))
+        else:
+            problems.append(Problem(missed[0].player, f"{_rows_named([replace(r, tab=None) for r in missed])} "
+                                                      f"were not read: {why}", tab=tab))
+    return out, problems
 
 
 def read_player(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame], window: Window) -> Reading:
     """A player's submission from their book's submit tabs (`book`: tab name -> as read)."""
-    rows, problems, aside = _every_tab(game, state, player, book)
-    return parse(game, state, player, rows, window, problems, aside)
+    rows, problems, aside, unread = _every_tab(game, state, player, book)
+    return parse(game, state, player, rows, window, problems, aside, unread)
 
 
 def typed_rows(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame],
                tabs: Sequence[SubmitTab] | None = None) -> list[SubmitRow]:
     """Everything typed in a player's submit tabs (those they have in `state`, or `tabs`), read or
     not: what a command keeps before replacing the tabs."""
-    rows, _, unread = _every_tab(game, state, player, book, tabs)
-    return rows + unread
+    rows, _, aside, _ = _every_tab(game, state, player, book, tabs)
+    return rows + aside
 
 
 def unaccounted(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFrame],

@@ -71,6 +71,11 @@ _DATE_TYPES = ("DATE", "TIME", "DATE_TIME")
 _USAGE_LIMITS = {"rateLimitExceeded", "userRateLimitExceeded", "storageQuotaExceeded", "sharingRateLimitExceeded"}
 
 
+# Google refuses a request body over 10 MiB, whole, with this message (reported by users of the
+# API, e.g. github.com/scrt-hq/psgsuite/issues/62; its documentation only recommends 2 MB).
+PAYLOAD_LIMIT = 10_485_760
+
+
 class Call(NamedTuple):
     method: str
     path: str  # unquoted, without the query
@@ -266,6 +271,8 @@ class FakeGoogle(Drive, BatchUpdates, BaseAdapter):
             return self._answer(request, record, method, path, *self._error(error), headers)
         self._created = None
         try:
+            if size > PAYLOAD_LIMIT:
+                raise GoogleError(400, f"Request payload size exceeds the limit: {PAYLOAD_LIMIT} bytes.", "badRequest")
             handler, params = self._route(url.hostname or "", method, path)
             status, reply = 200, handler(query=query, body=body, **params)
         except GoogleError as e:

@@ -17,15 +17,17 @@ from sheets_host.engine import commands as engine
 from sheets_host.engine import commitments
 from sheets_host.backends.xlsx.backend import XlsxBook
 from sheets_host.engine.delivery import HISTORY, TYPED
-from sheets_host.engine.reading import clean
+from sheets_host.engine.reading import SUBMISSION_LIMIT, clean, within_limit
 from sheets_host.engine.record import write_record
 from sheets_host.engine.verify import Published, announcement_files, load_record, verify
 from sheets_host.kit import cells
+from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.commitment import digest
 
 from tests.conftest import fixed_clock
 
 CUT = "characters cut)"
+OVER = f"a submission is read up to {SUBMISSION_LIMIT:,} characters"
 # Players a game is made with: the Academy's three events all start by its round 3 with ten.
 PLAYERS = {"wind-guide-me": 7, "magicians-market": 4, "pyramid-superiority": 9, "spirit-chain": 2,
            "academy-of-witchcraft-arts": 10}
@@ -35,10 +37,11 @@ EVERY = ("check", "lock", "resolve", "redo", "undo", "resolve")
 
 
 def largest(tab, row: int, column: str, limit: int = cells.CELL_LIMIT) -> str:
-    """A cell at `limit` (in the UTF-16 units programs count): where it is first, then non-ASCII
-    text (six characters each in a commitment's canonical text), then filler."""
-    head = f"{tab.name} row {row} {column}: Zoë 😀 ë "
-    return head + "x" * (limit - cells.units(head))
+    """A cell at `limit` (in the UTF-16 units programs count): where it is first, then an emoji,
+    then text outside ASCII (six characters each in a commitment's canonical text, so what is read
+    of a submission is committed in parts)."""
+    head = f"{tab.name} row {row} {column}: Zoë 😀 "
+    return head + "ë" * (limit - cells.units(head))
 
 
 def typed_tabs(tabs, rows: int, limit: int = cells.CELL_LIMIT) -> dict[str, pd.DataFrame]:
@@ -81,8 +84,9 @@ def a_round(backend, game, typed_so_far: set[str], rows: int, commands: Sequence
             type_in=None, limit: int = cells.CELL_LIMIT) -> None:
     """One round: the largest rows (cells at `limit`) typed into each submit tab not typed yet (by
     `type_in(player, frames)`, else written into the player's book), then `commands`; then each
-    typist's `my submissions` shows a cut, their commitments check out, and the archive holds what
-    was read."""
+    typist's log says what was not read (and their `my submissions`, unless an undo gave the rows
+    back as they were read, cut), their commitments check out, and the archive holds what was
+    read: their rows, in order, as far as a submission is read."""
     session = engine.open_session(backend, fixed_clock)
     state, number = session.state, game.round(session.state)
     typed = {}
@@ -94,13 +98,25 @@ def a_round(backend, game, typed_so_far: set[str], rows: int, commands: Sequence
         run(backend, command)
     for player, tabs in typed.items():
         book = backend.book(f"player:{player}").read([HISTORY, commitments.PRIVATE_TAB])
-        assert any(CUT in cells.text(v) for v in book[HISTORY][TYPED]), (player, "my submissions shows no cut")
+        log = backend.book("host").read(["log"])["log"]
+        unread = log[(log["kind"] == "not read") & (log["player"] == player) & (log["round"].map(cells.text) == str(number))]
+        assert any(OVER in cells.text(m) for m in unread["message"]), (player, "the log keeps nothing not read")
+        if "undo" not in commands:  # an undo gives the rows back as they were read, cut
+            shown = [cells.text(v) for column in book[HISTORY] for v in book[HISTORY][column]]
+            assert any(OVER in v or CUT in v for v in shown), (player, "my submissions says nothing was cut")
         commitments_check_out(book[commitments.PRIVATE_TAB])
         archived = archived_rows(backend, game, number, player)
-        for name, frame in tabs.items():
-            for row, values in zip(range(2, 2 + len(frame)), frame.to_dict("records")):
-                for column, value in values.items():
-                    assert archived[name, row][column] == clean(value)[0], (player, name, row, column)
+        key = game.tab_key
+        rows = [SubmitRow(player, row, list(frame.columns), {c: clean(v, None) for c, v in values.items()}, key(name))
+                for name, frame in tabs.items() for row, values in zip(range(2, 2 + len(frame)), frame.to_dict("records"))]
+        (read,), _ = within_limit([rows])
+        assert {(r.tab, r.row) for r in read} == {(key(t), r) for t, r in archived}, player
+        for row in read:
+            stored = archived[next(t for t in tabs if key(t) == row.tab), row.row]
+            for column in row.header:
+                expected = row.values.get(column)
+                assert (stored[column] == expected) or (expected is None and cells.is_blank(stored[column])), \
+                    (player, row.tab, row.row, column, cells.text(stored[column])[-30:], cells.text(expected)[-30:])
 
 
 def archived_rows(backend, game, round_number: int, player: str) -> dict[tuple[str, int], dict]:

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from sheets_host.backends.xlsx.backend import XlsxBackend, XlsxBook
 from sheets_host.cli.main import app
 from sheets_host.engine import commands as engine
-from sheets_host.engine.delivery import HISTORY, TYPED
+from sheets_host.engine.delivery import HAPPENED, HISTORY, TYPED
+from sheets_host.engine.reading import SUBMISSION_LIMIT
 from sheets_host.engine.play import bot_names
 from sheets_host.games import get_game
 from sheets_host.kit import cells
@@ -40,10 +41,12 @@ def test_the_issue_s_two_long_cells_no_longer_wedge_the_game(tmp_path):
                                       columns=["kind", "site", "position", "stone", "light"])})
     result = runner.invoke(app, ["resolve", where, "--early", "--allow-empty"])
     assert result.exit_code == 0, result.output
-    shown = ann.read([HISTORY])[HISTORY][TYPED].iloc[0]  # 'kind: kkk…, site: 777…' is 40,014 characters
-    kept, marker = shown.rsplit("… (", 1)
-    assert cells.units(shown) <= cells.CELL_LIMIT and marker == f"{40_014 - len(kept):,} characters cut)"
-    assert kept == "kind: " + "k" * 20_000 + ", site: " + "7" * (len(kept) - 20_014)
+    # The row's typed text was 40,014 characters in one cell; a submission is read to its first
+    # 10,000, and Ann is told where it stopped.
+    history = ann.read([HISTORY])[HISTORY]
+    assert history[TYPED].iloc[0] == "kind: " + "k" * SUBMISSION_LIMIT
+    assert "only the first 10,000 characters of its 'kind' cell (A) were read: a submission is read up to " \
+           "10,000 characters a round, and yours holds 40,000" in " ".join(map(cells.text, history[HAPPENED]))
     result = runner.invoke(app, ["undo", where])  # was refused, as every later command
     assert result.exit_code == 0, result.output
 

@@ -1,14 +1,15 @@
 """Issue 34: every text the tool writes fits a cell of every program a book may move between, cut
 where it must be with its end saying how much (`cells.fit`); what is read of a cell fits with room
-to spare (`reading.clean`), counted as programs count, in UTF-16 units."""
+to spare (`reading.clean`), and of a submission no more than `reading.SUBMISSION_LIMIT`, counted as
+programs count, in UTF-16 units."""
 
 from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from sheets_host.engine.reading import clean
+from sheets_host.engine.reading import clean, within_limit
 from sheets_host.engine.snapshots import CELL_PART
-from sheets_host.kit.cells import CELL_LIMIT, fit, head, units
+from sheets_host.kit.cells import CELL_LIMIT, SubmitRow, fit, head, units
 
 # Long texts of letters, accents, emoji (two units each) and line breaks: the shapes that count apart.
 PIECES = st.sampled_from(["x", "ë", "😀", "\n", " ", "ab", "_xD83D_"])
@@ -39,6 +40,37 @@ def test_a_text_fits_whole_or_cut_with_how_much(text):
 
 @given(TEXTS)
 def test_what_is_read_of_a_cell_fits_every_book_with_room(text):
-    value, why = clean(text)
+    value = clean(text)
     assert units(value) <= CELL_PART < CELL_LIMIT and text.startswith(value)
-    assert (why is None) == (value == text)
+    assert (units(text) > CELL_PART) == (value != text)
+
+
+CELL = st.one_of(st.none(), st.integers(0, 99), TEXTS)
+
+
+@given(st.lists(st.lists(st.tuples(CELL, CELL), max_size=4), min_size=1, max_size=3), st.integers(1, 30_000))
+def test_a_submission_is_read_in_order_as_far_as_the_limit_and_the_player_is_told_the_rest(groups, limit):
+    """The rows kept are the first rows typed, each cell whole or (one cell) its start; what is kept
+    is the whole, or no more than the limit with a word for every row not read whole."""
+    typed = [[SubmitRow("Ada", n, ["a", "b"], {"a": a, "b": b}, tab) for n, (a, b) in enumerate(rows, start=2)]
+             for tab, rows in zip("xyz", groups)]
+    kept, told = within_limit(typed, "day", limit)
+    length = [sum(units(v) for r in g for v in r.values.values() if isinstance(v, str)) for g in (typed, kept)
+              for g in [[r for rows in g for r in rows]]]
+    assert all(len(k) <= len(t) for k, t in zip(kept, typed))
+    for rows, read in zip(typed, kept):
+        for row, got in zip(rows, read):
+            assert got.ref == row.ref
+            cut = [c for c in got.values if got.values[c] != row.values[c]]
+            assert len(cut) <= 1 and all(row.values[c].startswith(got.values[c]) for c in cut)
+            assert list(got.values) == list(row.values)[:len(got.values)]
+    if length[0] <= limit:
+        assert kept == typed and told == []
+    else:
+        assert length[1] <= limit and told
+        assert all("a submission is read up to" in p.message for p in told)
+        whole = {r.ref for rows, read in zip(typed, kept) for r, got in zip(rows, read) if got == r}
+        named = {(p.tab, p.row) for p in told}
+        for rows in typed:
+            for row in rows:  # every row not read whole is named, alone or with its tab's others
+                assert row.ref in whole or row.ref in named or (row.tab, None) in named
