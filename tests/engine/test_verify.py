@@ -11,7 +11,6 @@ import json
 import re
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
