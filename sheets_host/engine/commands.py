@@ -38,7 +38,7 @@ from .delivery import HISTORY, check_owner, deliver, fresh_submits, player_books
 from .history import attempt_digest
 from .host import (Clock, Session, frame, now_utc, open_session, parse_time, read_config, reindex, row_ref, stamp,
                    window_of)
-from .reading import Reading, parse, read_player, same_rows, typed_rows, unaccounted
+from .reading import Reading, nothing_due, parse, read_player, same_rows, typed_rows, unaccounted
 from .snapshots import SNAPSHOTS, snapshot_of, snapshot_rows, snapshot_tabs
 from .status_tab import status_frame, status_layout
 
@@ -299,12 +299,17 @@ def _redo(session: Session, books, read, **_) -> ResolveReport:
     return _apply(session, books, read, last, state, readings, attempt, archive, redo=True)
 
 
-def note_fates(session: Session, number: int, attempt: int, readings: Mapping[str, Reading], outcome: Outcome) -> None:
+def note_fates(session: Session, number: int, attempt: int, readings: Mapping[str, Reading], outcome: Outcome,
+               state: Any) -> None:
     """The resolver's record of each player's submission, into the log: each part that counted or
-    not against the rows it was read from, then the whole of what counted. A player's
-    `my submissions` is written from these lines alone."""
+    not against the rows it was read from, then the whole of what counted; a row typed by a
+    player with nothing due, why it did not count. A player's `my submissions` is written from
+    these lines alone."""
     for player, reading in readings.items():
         if not reading.due:
+            for row in reading.rows:
+                session.note(number, attempt, "not counted", nothing_due(session.game, state, player), player,
+                             row_ref(row.tab, row.row))
             continue
         fates = outcome.fates.get(player, ())
         parts = reading.parsed.parts if reading.parsed.submission is not None else {}
@@ -335,7 +340,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
         else:
             submissions[player] = reading.parsed.submission
     outcome: Outcome = game.resolve(state, submissions, rng_for(session.config["seed"], number, "resolve"))
-    note_fates(session, number, attempt, readings, outcome)
+    note_fates(session, number, attempt, readings, outcome, state)
     # The round's commitments: a redo's replace the round's earlier ones, which stay, superseded.
     committed = commitments.read(session.tabs, session.players)
     if redo:

@@ -239,13 +239,13 @@ def history_frames(session: Session, players: Iterable[str]) -> dict[str, pd.Dat
             continue
         key = (who, cells.text(e.get("round")), cells.text(e.get("attempt")))
         row, message = cells.text(e.get("row")), cells.text(e.get("message"))
+        recorded |= {key} if kind in ("counted", "not counted") else set()
         if row and kind in ("problem", "not read"):
             by_row.setdefault(key, {}).setdefault(row, []).append(message)
         elif row:
             told = COUNTED if kind == "counted" else f"not counted: {message}"
             fated.setdefault(key, {}).setdefault(row, []).append(told)
         else:
-            recorded |= {key} if kind == "counted" else set()
             general.setdefault(key, []).append(f"what counted: {message}" if kind in ("counted", "submission")
                                                else message)
     out: dict[str, list[dict]] = {p: [] for p in wanted}

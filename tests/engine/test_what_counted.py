@@ -4,8 +4,8 @@ the row promised (issue 34, part 1).
 Every game is played through its books by untidy bots; after each round, each player's
 `my submissions` is judged row by row against the resolver's outcome, computed again here from
 the round's snapshot and archived rows: a row reads "counted" only when every part it gave counted,
-"not counted: WHY" with the resolver's reason when one did not, and the "what counted" line is
-exactly what the resolver counted.
+"not counted: WHY" with the resolver's reason when one did not (a row typed when nothing was due,
+why), and the "what counted" line is exactly what the resolver counted.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sheets_host.engine import commands as engine
 from sheets_host.engine.delivery import COUNTED, HAPPENED, HISTORY, TYPED
 from sheets_host.engine.host import window_of
 from sheets_host.engine.play import bot_names, bots_submit, host_types
-from sheets_host.engine.reading import parse
+from sheets_host.engine.reading import nothing_due, parse
 from sheets_host.games import get_game
 from sheets_host.kit.game import rng_for
 
@@ -43,10 +43,16 @@ def judge_round(backend: XlsxBackend, number: int) -> int:
     label = game.round_name(number).split()[-1]
     judged = 0
     for player, reading in readings.items():
-        if not reading.due:
-            continue
         history = backend.book(f"player:{player}").read([HISTORY])[HISTORY]
         mine = history[history[game.round_word].astype(str) == label]
+        if not reading.due:  # a row typed when nothing was due: never "counted" (it read so, issue 34)
+            for row in reading.rows:
+                line = mine[(mine["row"].astype(str) == str(row.row))
+                            & ((mine["tab"].astype(str) == str(row.tab)) if "tab" in mine else True)]
+                assert [str(v) for v in line[HAPPENED]] == [f"not counted: {nothing_due(game, state, player)}"], \
+                    (player, row.ref, list(line[HAPPENED]))
+                judged += 1
+            continue
         fates = {f.part: f for f in outcome.fates[player]}
         parts = reading.parsed.parts if reading.parsed.submission is not None else {}
         for row in reading.rows:
