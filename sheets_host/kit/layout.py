@@ -196,10 +196,9 @@ def row_height(row: Iterable[tuple[object, float]]) -> float | None:
     return height if height > DEFAULT_ROW_HEIGHT else None
 
 
-def _width(values: Sequence[object]) -> int:
-    longest = max((max(len(line) for line in cells.text(v).split("\n")) for v in values if not cells.is_blank(v)),
-                  default=0)
-    return min(MAX_WIDTH, max(MIN_WIDTH, longest + 2))
+def _width(texts: Iterable[str]) -> int:
+    """A column's width for `texts` (as `cells.text` gives them: one line each)."""
+    return min(MAX_WIDTH, max(MIN_WIDTH, max(map(len, texts), default=0) + 2))
 
 
 def _number(value: object) -> bool:
@@ -259,17 +258,18 @@ def lay_out(frame: pd.DataFrame, *, tab: str = "", choices: Mapping[str, Sequenc
     >>> tab.fills, tab.key
     ({(1, 0): '7FE5F0', (2, 0): 'E8DCC0'}, (('type here', 'FFF8DC'), ('E: Treasure', '7FE5F0'), ('R: road', 'E8DCC0')))
     """
-    body = frame.itertuples(index=False, name=None)
-    columns_values = list(zip(*body)) if len(frame) else [()] * len(frame.columns)
+    rows = [tuple(frame.columns), *frame.itertuples(index=False, name=None)]  # once: a frame's rows cost
+    columns_values = list(zip(*rows[1:])) if len(frame) else [()] * len(frame.columns)
     columns = []
     coloured: dict[tuple[int, int], Colour] = {}
     symbols: set[Colour] = set()  # the colours of symbols shown, which the key names
     for c, (name, values) in enumerate(zip(frame.columns, columns_values)):
         name = cells.text(name)
         options = tuple(dict.fromkeys(cells.text(o) for o in choices.get(name, ()) if not cells.is_blank(o)))
-        width = _width([name, *values, *options])
+        texts = [cells.text(v) for v in values]
+        width = _width([name, *texts, *options])
         number_format = _number_format(values)
-        longest = max((len(cells.text(v)) for v in values), default=0)
+        longest = max(map(len, texts), default=0)
         clip = name in clipped
         columns.append(ColumnLayout(width=width, number_format=number_format,
                                     align="right" if number_format else "left", wrap=longest > MAX_WIDTH - 2 and not clip,
@@ -292,22 +292,22 @@ def lay_out(frame: pd.DataFrame, *, tab: str = "", choices: Mapping[str, Sequenc
     coloured.update(fills)
     wrapped = [c for c, column in enumerate(columns) if column.wrap]
     heights = {}
-    for r, row in enumerate([list(frame.columns), *frame.itertuples(index=False, name=None)] if wrapped else []):
+    for r, row in enumerate(rows if wrapped else []):
         height = row_height((row[c], columns[c].width) for c in wrapped)
         if height:
             heights[r] = height
     return TabLayout(tuple(columns), frozen_rows=1, input_rows=input_rows, fills=coloured,
                      positional_fills=bool(highlight or fills), heights=heights,
-                     key=_key(frame, coloured, input_rows, key,
+                     key=_key(rows, coloured, input_rows, key,
                               [(entry, c) for p in palettes if p.fires(tab) for c, entries in p.key_entries().items()
                                if c in symbols for entry in entries]))
 
 
-def _key(frame: pd.DataFrame, fills: Mapping[tuple[int, int], Colour], input_rows: int,
+def _key(rows: Sequence[Sequence[object]], fills: Mapping[tuple[int, int], Colour], input_rows: int,
          given: Sequence[tuple[str, Colour]], symbols: Sequence[tuple[str, Colour]]) -> tuple[tuple[str, Colour], ...]:
     """What a tab's key says: `given` (a tab's own words for a fill), each fill of one meaning the
-    tab shows that no cell of that fill says, then the `symbols` a palette names."""
-    rows = [list(frame.columns), *frame.itertuples(index=False, name=None)]
+    tab shows that no cell of that fill (`rows`: the header, then the body) says, then the
+    `symbols` a palette names."""
     shown = ([INPUT_FILL] if input_rows else []) + [c for c in fills.values() if c in MEANINGS]
     said = {c for (r, k), c in fills.items() if c in MEANINGS and r < len(rows) and k < len(rows[r]) and says(rows[r][k], c)}
     told = {colour for _, colour in given}
@@ -333,7 +333,7 @@ def keyed(frame: pd.DataFrame, layout: TabLayout) -> tuple[pd.DataFrame, TabLayo
     out = pd.DataFrame([[*row, None, *[None] * len(texts)] for row in frame.itertuples(index=False, name=None)],
                        columns=[*frame.columns, "", *texts], index=frame.index, dtype=object)
     out.attrs = dict(frame.attrs)
-    return out, replace(layout, columns=(*layout.columns, ColumnLayout(KEY_GAP), *(ColumnLayout(_width([t])) for t in texts)),
+    return out, replace(layout, columns=(*layout.columns, ColumnLayout(KEY_GAP), *(ColumnLayout(_width([cells.text(t)])) for t in texts)),
                         fills={**layout.fills, **{(0, width + 1 + i): colour for i, (_, colour) in enumerate(layout.key)}},
                         input_columns=width, key=())  # in place: keyed again, it is left as it is
 
