@@ -330,7 +330,9 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     number = record["round"]
     submissions = {}
     for player, reading in readings.items():
-        for p in (p for p in reading.parsed.problems if p not in reading.unread):
+        # A row typed when nothing was due is told why by its own line (`note_fates`), not twice.
+        told = () if not reading.due and reading.rows else reading.parsed.problems
+        for p in (p for p in told if p not in reading.unread):
             session.note(number, attempt, "problem", p.message if p.row is None else f"{p.where()}: {p.message}",
                          player, row_ref(p.tab, p.row))
         if reading.parsed.submission is None:

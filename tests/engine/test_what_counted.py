@@ -52,6 +52,7 @@ def judge_round(backend: XlsxBackend, number: int) -> int:
                 assert [str(v) for v in line[HAPPENED]] == [f"not counted: {nothing_due(game, state, player)}"], \
                     (player, row.ref, list(line[HAPPENED]))
                 judged += 1
+            assert not any("will not count" in str(v) for v in mine[HAPPENED]), (player, "told twice")
             continue
         fates = {f.part: f for f in outcome.fates[player]}
         parts = reading.parsed.parts if reading.parsed.submission is not None else {}
