@@ -194,7 +194,9 @@ def quote(raw: object) -> str:
 _FOLDED = re.compile(r"[\s_\-.'’]+")
 
 
-@functools.lru_cache(maxsize=1 << 16)  # the same few names are folded again and again, every row read
+FOLD_CACHED = 256  # characters: names and choices are kept folded; a pasted page is folded each time
+
+
 def fold(value: str) -> str:
     """A name as compared with another: any case, without spaces, dashes, dots or apostrophes,
     and as phones and pasting bring it: full-width letters, non-breaking spaces (NFKC), invisible
@@ -203,6 +205,15 @@ def fold(value: str) -> str:
     >>> fold("Submitted_At") == fold("submitted at") == fold("ＳＵＢＭＩＴＴＥＤ\u00a0at") == fold("submit\u200bted at")
     True
     """
+    return _folded(value) if len(value) <= FOLD_CACHED else _fold(value)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # the same few names are folded again and again, every row read
+def _folded(value: str) -> str:
+    return _fold(value)
+
+
+def _fold(value: str) -> str:
     if not value.isascii():
         value = unicodedata.normalize("NFKC", value)
         # Each distinct character looked up once: a pasted page costs what its alphabet does.

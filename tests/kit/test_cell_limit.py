@@ -74,3 +74,15 @@ def test_a_submission_is_read_in_order_as_far_as_the_limit_and_the_player_is_tol
         for rows in typed:
             for row in rows:  # every row not read whole is named, alone or with its tab's others
                 assert row.ref in whole or row.ref in named or (row.tab, None) in named
+
+
+def test_pasted_pages_are_folded_but_not_kept():
+    """`cells.fold` keeps what it folded (names, every row read); a page pasted into a cell was
+    kept too, 65,536 of them at most (issue 34: memory, a fuzzer's pages)."""
+    from sheets_host.kit import cells
+
+    before = cells._folded.cache_info().currsize
+    pages = [f"Page {n} " + "ë x " * 5_000 for n in range(20)]
+    assert [cells.fold(p) for p in pages] == [f"page{n}" + "ëx" * 5_000 for n in range(20)]
+    assert cells._folded.cache_info().currsize == before
+    assert cells.fold("Submitted At") == "submittedat" and cells._folded.cache_info().currsize <= before + 1
