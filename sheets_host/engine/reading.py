@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -27,10 +28,13 @@ from .snapshots import CELL_PART
 # Control characters no spreadsheet shows (tabs and line breaks are kept), and the two an .xlsx cannot hold.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 HEADER_SEARCH = 20  # rows searched for a header that was moved down
-# What is read of one player's submission in a round, in UTF-16 units over all their submit tabs:
-# ten times the longest a bot types (the Academy's, 923), and small enough that twenty players at it
-# keep the host's resolve request to Google (which archives, commits and logs it) under 3 MB, far
-# from the 10 MB Google refuses (docs/architecture.md, "Cells"; tests/engine/test_submission_limit.py).
+# What is read of one player's submission in a round, in UTF-16 units: of each cell, eighteen times
+# the longest cell a bot types (Spirit Chain's, 54), so a page pasted into one cell leaves the rest of
+# the submission read; of all their submit tabs together, ten times the longest submission a bot
+# types (the Academy's, 923), and small enough that twenty players at it keep the host's resolve
+# request to Google (which archives, commits and logs it) under 3 MB, far from the 10 MB Google
+# refuses (docs/architecture.md, "Cells"; tests/engine/test_submission_limit.py).
+CELL_READ = 1_000
 SUBMISSION_LIMIT = 10_000
 
 
@@ -195,12 +199,13 @@ def _every_tab(game: Game, state: Any, player: str, book: Mapping[str, pd.DataFr
     return rows, problems, aside, unread
 
 
-def within_limit(groups: Sequence[Sequence[SubmitRow]], round_word: str = "round",
-                 limit: int = SUBMISSION_LIMIT) -> tuple[list[list[SubmitRow]], list[Problem]]:
-    """One player's rows (in `groups`, read in order) as far as `limit` UTF-16 units of text go: the
-    cell that passes it is cut, the rest of its row and every later row are not read, and the
-    player is told where and why (by row: the log keeps a row, and `commands.unread_at` reads it). A cell is counted as its text; a number, a date or a tick as
-    nothing (the game's columns bound them).
+def within_limit(groups: Sequence[Sequence[SubmitRow]], round_word: str = "round", limit: int = SUBMISSION_LIMIT,
+                 cell: int = CELL_READ) -> tuple[list[list[SubmitRow]], list[Problem]]:
+    """One player's rows (in `groups`, read in order): each cell as far as `cell` UTF-16 units go,
+    then the rows as far as `limit` units of text go: the cell that passes it is cut, the rest of its
+    row and every later row are not read. The player is told where and why, by row (the log keeps
+    a row, and `commands.unread_at` reads it). A cell is counted as its text; a number, a date or a
+    tick as nothing (the game's columns bound them).
 
     >>> rows = [SubmitRow("Ada", n, ["a", "b"], {"a": "x" * 6, "b": 1}) for n in (2, 3, 4)]
     >>> (kept,), problems = within_limit([rows], "day", limit=10)
@@ -208,16 +213,30 @@ def within_limit(groups: Sequence[Sequence[SubmitRow]], round_word: str = "round
     [{'a': 'xxxxxx', 'b': 1}, {'a': 'xxxx'}]
     >>> [p.where() for p in problems]
     ['row 3', 'row 4']
-    >>> print(problems[1].message)
-    this row was not read: a submission is read up to 10 characters a day, and yours holds 18
     >>> print(problems[0].message)
     only the first 4 characters of its 'a' cell (A) were read: a submission is read up to 10 characters a day, and yours holds 18
+    >>> print(problems[1].message)
+    this row was not read: a submission is read up to 10 characters a day, and yours holds 18
+
+    A page pasted into one cell costs the rest of the submission nothing:
+
+    >>> (kept,), problems = within_limit([[rows[0], replace(rows[1], values={"a": "y" * 50})]], "day", 10, cell=4)
+    >>> [r.values for r in kept], [p.message for p in problems]
+    ([{'a': 'xxxx', 'b': 1}, {'a': 'yyyy'}], ["only the first 4 characters of its 'a' cell (A) were read: a cell of a submission is read up to 4 characters (it holds 6)", "only the first 4 characters of its 'a' cell (A) were read: a cell of a submission is read up to 4 characters (it holds 50)"])
     """
-    total = sum(cells.units(v) for group in groups for r in group for v in r.values.values() if isinstance(v, str))
-    if total <= limit:
-        return [list(g) for g in groups], []
+    problems: list[Problem] = []
+
+    def cut(row: SubmitRow, column: str, value: str, room: int, why: str) -> str:
+        kept = cells.head(value, room)
+        problems.append(row.problem(None, f"only the first {cells.units(kept):,} characters of its {column!r} cell "
+                                          f"({row.problem(column, '').letter}) were read: {why}"))
+        return kept
+
+    texts = [v for group in groups for r in group for v in r.values.values() if isinstance(v, str)]
+    total = sum(map(cells.units, texts))
+    over = sum(min(cells.units(v), cell) for v in texts) > limit
     why = f"a submission is read up to {limit:,} characters a {round_word}, and yours holds {total:,}"
-    left, out, problems, unread = limit, [], [], []
+    left, out, unread = limit if over else math.inf, [], []
     for group in groups:
         kept = []
         for row in group:
@@ -226,15 +245,16 @@ def within_limit(groups: Sequence[Sequence[SubmitRow]], round_word: str = "round
                 continue
             values = {}
             for column, value in row.values.items():
-                if isinstance(value, str) and cells.units(value) > left:
-                    values[column] = cells.head(value, left)
-                    letter = row.problem(column, "").letter
-                    problems.append(row.problem(None, f"only the first {len(values[column]):,} characters of its "
-                                                      f"{column!r} cell ({letter}) were read: {why}"))
-                    left = 0
-                    break
+                if isinstance(value, str):
+                    if cells.units(value) > cell:
+                        value = cut(row, column, value, cell, f"a cell of a submission is read up to {cell:,} "
+                                                              f"characters (it holds {cells.units(value):,})")
+                    if cells.units(value) > left:
+                        values[column] = cut(row, column, value, int(left), why)
+                        left = 0
+                        break
+                    left -= cells.units(value)
                 values[column] = value
-                left -= cells.units(value) if isinstance(value, str) else 0
             kept.append(replace(row, values=values))
         out.append(kept)
     for tab in dict.fromkeys(r.tab for r in unread):

@@ -190,10 +190,10 @@ def test_a_cell_longer_than_every_backend_keeps_is_cut_when_read(folder_backend)
     typed.iloc[0, 0] = "stone" + " " * 31_000 + "x"  # xlsx holds it; a replay into Google must too, cut the same
     folder_backend.book("player:Ada").write({"submit": typed})
     report = resolve(folder_backend)
-    assert any("only the first 10,000 characters of its 'kind' cell (A) were read" in p.message
-               for p in report.readings["Ada"].parsed.problems)
+    assert any("only the first 1,000 characters of its 'kind' cell (A) were read: a cell of a submission is read "
+               "up to 1,000 characters (it holds 31,006)" in p.message for p in report.readings["Ada"].parsed.problems)
     archive = host(folder_backend, "archive")
-    assert archive["kind"].map(lambda v: len(str(v))).max() == 10_000
+    assert archive["kind"].map(lambda v: len(str(v))).max() == 1_000
 
 
 def test_player_history_keeps_what_counted_and_why_a_row_was_dropped(folder_backend):

@@ -18,7 +18,7 @@ from sheets_host.backends.xlsx.backend import XlsxBackend, XlsxBook
 from sheets_host.cli.main import app
 from sheets_host.engine import commands as engine
 from sheets_host.engine.delivery import HAPPENED, HISTORY, TYPED
-from sheets_host.engine.reading import SUBMISSION_LIMIT
+from sheets_host.engine.reading import CELL_READ
 from sheets_host.engine.play import bot_names
 from sheets_host.games import get_game
 from sheets_host.kit import cells
@@ -41,12 +41,14 @@ def test_the_issue_s_two_long_cells_no_longer_wedge_the_game(tmp_path):
                                       columns=["kind", "site", "position", "stone", "light"])})
     result = runner.invoke(app, ["resolve", where, "--early", "--allow-empty"])
     assert result.exit_code == 0, result.output
-    # The row's typed text was 40,014 characters in one cell; a submission is read to its first
-    # 10,000, and Ann is told where it stopped.
+    # The row's typed text was 40,014 characters in one cell; a cell of a submission is read to its
+    # first 1,000 characters, and Ann is told so.
     history = ann.read([HISTORY])[HISTORY]
-    assert history[TYPED].iloc[0] == "kind: " + "k" * SUBMISSION_LIMIT
-    assert "only the first 10,000 characters of its 'kind' cell (A) were read: a submission is read up to " \
-           "10,000 characters a round, and yours holds 40,000" in " ".join(map(cells.text, history[HAPPENED]))
+    assert history[TYPED].iloc[0] == "kind: " + "k" * CELL_READ + ", site: " + "7" * CELL_READ
+    told = " ".join(map(cells.text, history[HAPPENED]))
+    for column, letter in (("kind", "A"), ("site", "B")):
+        assert (f"only the first 1,000 characters of its '{column}' cell ({letter}) were read: a cell of a submission "
+                "is read up to 1,000 characters (it holds 20,000)") in told
     result = runner.invoke(app, ["undo", where])  # was refused, as every later command
     assert result.exit_code == 0, result.output
 

@@ -1,8 +1,9 @@
 """Issue 34: no typed input can stop a game, on Google either. Google refuses a request over 10
 MiB (the fake as Google does): six rows of five 30,000-character cells from one player, in a script
 outside ASCII, made the host's resolve request pass it, refused at every attempt, naming no player.
-A submission is now read up to `reading.SUBMISSION_LIMIT` a round, and its player is told what was
-not read, through a lock, a resolve and a redo. Each test failed before the fix."""
+A submission is now read up to `reading.SUBMISSION_LIMIT` a round, each cell up to
+`reading.CELL_READ`, and its player is told what was not read, through a lock, a resolve and a
+redo. Each test failed before the fix."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from sheets_host.engine import commands as engine
 from sheets_host.engine.delivery import HAPPENED, HISTORY, TYPED
 from sheets_host.engine.play import bot_names, bot_states, bots, default_settings
-from sheets_host.engine.reading import SUBMISSION_LIMIT
+from sheets_host.engine.reading import CELL_READ, SUBMISSION_LIMIT
 from sheets_host.fakes.google import fake_backend
 from sheets_host.games import get_game, names
 from sheets_host.kit import cells
@@ -20,6 +21,7 @@ from sheets_host.kit.game import rng_for
 from tests.conftest import fixed_clock
 
 TOLD = f"a submission is read up to {SUBMISSION_LIMIT:,} characters a round, and yours holds 900,000"
+CELL = f"a cell of a submission is read up to {CELL_READ:,} characters (it holds 30,000)"
 
 
 def _pages_of_text(monkeypatch, tmp_path):
@@ -50,9 +52,11 @@ def test_pages_of_text_from_one_player_neither_stop_the_round_on_google_nor_reac
         if redone:
             engine.resolve(backend, redo=True, clock=fixed_clock)
         happened, typed = _told(backend)
-        assert any("its 'kind' cell (A) were read" in h and TOLD in h for h in happened), (redone, happened)
-        assert any("rows 3, 4, 5, 6 and 7 were not read: " + TOLD in h for h in happened), (redone, happened)
-        assert typed[0] == "kind: " + "row 2 " + "語" * (SUBMISSION_LIMIT - 6)
+        # Each cell read to its first 1,000 characters, so the first two rows fill the 10,000.
+        assert all(any(f"its {c!r} cell ({letter}) were read: {CELL}" in h for h in happened[:2])
+                   for c, letter in zip(("kind", "site", "position", "stone", "light"), "ABCDE")), (redone, happened)
+        assert any("rows 4, 5, 6 and 7 were not read: " + TOLD in h for h in happened), (redone, happened)
+        assert typed[0].startswith("kind: row 2 " + "語" * (CELL_READ - 6) + ", site: row 2 語"), typed[0][:40]
         assert not any(TOLD in h for h in _told(backend, "Blaise")[0])
 
 
@@ -65,22 +69,25 @@ def test_a_locked_round_still_tells_what_was_not_read(monkeypatch, tmp_path):
     assert any(TOLD in p.message for p in status)
     engine.resolve(backend, early=True, allow_empty=True, clock=fixed_clock)
     happened, _ = _told(backend)
-    assert sum(TOLD in h for h in happened) == 2, happened  # the cut cell's row and the rows not read, once each
+    # each cut cell of the two rows read and the rows not read, once each
+    assert sum(h.count(CELL) for h in happened) == 10 and sum(h.count(TOLD) for h in happened) == 1, happened
 
 
 @pytest.mark.slow(4)
-def test_the_limit_is_ten_times_the_longest_submission_bots_type_in_every_game():
-    """What a player may need: no bot's submission in a whole game passes a tenth of the limit."""
-    longest = {}
+def test_the_limits_are_ten_times_the_longest_submission_and_cell_bots_type_in_every_game():
+    """What a player may need: no bot's submission in a whole game passes a tenth of the limit, nor
+    any cell of it a tenth of a cell's."""
+    longest, widest = {}, {}
     for name in names():
         game, settings = get_game(name), default_settings(get_game(name))
-        longest[name] = 0
+        longest[name] = widest[name] = 0
         for state in bot_states(game, bots(game, None), 1, settings["config"], settings["data"]):
             if game.is_over(state):
                 break
             number = game.round(state)
             for player in game.players(state):
                 rows = game.submit_rows(game.bot(state, player, rng_for(1, number, f"bot/{player}")))
-                typed = sum(cells.units(cells.text(v)) for row in rows for k, v in row.items() if k != "tab")
-                longest[name] = max(longest[name], typed)
+                typed = [cells.units(cells.text(v)) for row in rows for k, v in row.items() if k != "tab"]
+                longest[name], widest[name] = max(longest[name], sum(typed)), max([widest[name], *typed])
     assert all(0 < n <= SUBMISSION_LIMIT / 10 for n in longest.values()), longest
+    assert all(0 < n <= CELL_READ / 10 for n in widest.values()), widest

@@ -48,32 +48,27 @@ def test_what_is_read_of_a_cell_fits_every_book_with_room(text):
 CELL = st.one_of(st.none(), st.integers(0, 99), TEXTS)
 
 
-@given(st.lists(st.lists(st.tuples(CELL, CELL), max_size=4), min_size=1, max_size=3), st.integers(1, 30_000))
-def test_a_submission_is_read_in_order_as_far_as_the_limit_and_the_player_is_told_the_rest(groups, limit):
-    """The rows kept are the first rows typed, each cell whole or (one cell) its start; what is kept
-    is the whole, or no more than the limit with a word for every row not read whole."""
+@given(st.lists(st.lists(st.tuples(CELL, CELL), max_size=4), min_size=1, max_size=3), st.integers(1, 30_000),
+       st.integers(1, 2_000))
+def test_a_submission_is_read_in_order_as_far_as_the_limits_and_the_player_is_told_the_rest(groups, limit, cell):
+    """The rows kept are the first rows typed, each cell whole or its start, none past `cell`;
+    what is kept is the whole, or no more than `limit`, with a word for every row not read whole."""
     typed = [[SubmitRow("Ada", n, ["a", "b"], {"a": a, "b": b}, tab) for n, (a, b) in enumerate(rows, start=2)]
              for tab, rows in zip("xyz", groups)]
-    kept, told = within_limit(typed, "day", limit)
-    length = [sum(units(v) for r in g for v in r.values.values() if isinstance(v, str)) for g in (typed, kept)
-              for g in [[r for rows in g for r in rows]]]
-    assert all(len(k) <= len(t) for k, t in zip(kept, typed))
+    kept, told = within_limit(typed, "day", limit, cell)
+    texts = [v for rows in kept for r in rows for v in r.values.values() if isinstance(v, str)]
+    assert sum(map(units, texts)) <= limit and all(units(t) <= cell for t in texts)
+    whole = set()
     for rows, read in zip(typed, kept):
+        assert [r.ref for r in read] == [r.ref for r in rows[:len(read)]]
         for row, got in zip(rows, read):
-            assert got.ref == row.ref
-            cut = [c for c in got.values if got.values[c] != row.values[c]]
-            assert len(cut) <= 1 and all(row.values[c].startswith(got.values[c]) for c in cut)
             assert list(got.values) == list(row.values)[:len(got.values)]
-    if length[0] <= limit:
-        assert kept == typed and told == []
-    else:
-        assert length[1] <= limit and told
-        assert all("a submission is read up to" in p.message for p in told)
-        whole = {r.ref for rows, read in zip(typed, kept) for r, got in zip(rows, read) if got == r}
-        named = {(p.tab, p.row) for p in told}
-        for rows in typed:
-            for row in rows:  # every row not read whole is named, alone or with its tab's others
-                assert row.ref in whole or row.ref in named or (row.tab, None) in named
+            assert all(got.values[c] == row.values[c] or row.values[c].startswith(got.values[c]) for c in got.values)
+            whole |= {row.ref} if got == row else set()
+    named = {(p.tab, p.row) for p in told}
+    assert all(row.ref in whole or row.ref in named or (row.tab, None) in named for rows in typed for row in rows)
+    assert (kept == typed) == (not told)
+    assert all("submission is read up to" in p.message for p in told)
 
 
 def test_pasted_pages_are_folded_but_not_kept():
