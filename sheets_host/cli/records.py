@@ -51,10 +51,13 @@ def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A gam
     sources = [_published(verifying, where, credentials, auth) for where in against] or [None]
     failed = 0
     for published in sources:
-        for check in verifying.verify(checked, published):
+        checks = verifying.verify(checked, published)
+        for check in checks:
             failed += not check.ok
             for line in check.lines():
                 echo(line, fg=None if check.ok else typer.colors.RED)
+        if published is not None:
+            echo(f"{published.where}: {verifying.compared(checks)}")
     if not against:
         echo("nothing published was given (--against): the record was checked against itself only")
     echo(f"{failed} check(s) failed" if failed else "every check passed")

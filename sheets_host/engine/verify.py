@@ -44,6 +44,7 @@ class Check:
 
     what: str
     differences: list[str] = field(default_factory=list)
+    compared: int = 0  # cells or lines compared with what was published (none for the record's own checks)
 
     @property
     def ok(self) -> bool:
@@ -242,13 +243,33 @@ def _against(record: Mapping, start: Start, rows: Sequence[Mapping], replayed: S
                 check.differences.append(f"the published book has no {name!r} tab")
             else:
                 check.differences += _cells(name, published.tabs[name], frame)
+                check.compared = max(len(_table(published.tabs[name])), len(frame) + 1) * len(frame.columns)
             out.append(check)
     for played in replayed:
         if played.number in published.files:
             name = f"round-{played.number:02d}.md"
             out.append(Check(f"{name}: {game.round_name(played.number)}'s announcement as the record gives it",
-                             _lines(name, published.files[played.number], played.text)))
+                             _lines(name, published.files[played.number], played.text),
+                             len(played.text.splitlines())))
+    if not any(c.compared for c in out):  # a check that compared nothing must not pass (a player's folder, say)
+        out.append(Check(f"{published.where or 'what was given'}: something published to compare",
+                         ["it holds no public book and no announcement of a round of this record: nothing was "
+                          "compared (give the game's public book, its folder or its announcements)"]))
     return out
+
+
+def compared(checks: Sequence[Check]) -> str:
+    """What the checks compared with what was published, for the summary.
+
+    >>> compared([Check("public.xlsx: tab 'a'", compared=12), Check("public.xlsx: tab 'b'", compared=3),
+    ...           Check("round-01.md: day 1's announcement", compared=4)])
+    '15 cells in 2 tabs and 4 lines in 1 announcement compared'
+    """
+    tabs = [c.compared for c in checks if c.compared and ": tab " in c.what]
+    files = [c.compared for c in checks if c.compared and ": tab " not in c.what]
+    parts = ([f"{sum(tabs):,} cells in {len(tabs)} tab{'s' * (len(tabs) != 1)}"] if tabs else []) + \
+            ([f"{sum(files):,} lines in {len(files)} announcement{'s' * (len(files) != 1)}"] if files else [])
+    return " and ".join(parts) + " compared" if parts else "nothing compared"
 
 
 def _quote(text: str) -> str:

@@ -317,7 +317,8 @@ def test_a_damaged_record_is_refused_naming_what_it_lacks(game, tmp_path, damage
     damaged = tmp_path / "damaged.json"
     damaged.write_text(json.dumps(record))
     out = CliRunner().invoke(app, ["verify", str(damaged)])
-    assert out.exit_code == 2 and said in out.output and "Traceback" not in out.output
+    # As a line wrapped to the terminal's width reads (a long temporary path moves the breaks).
+    assert out.exit_code == 2 and said in " ".join(out.output.split()) and "Traceback" not in out.output
 
 
 def test_a_record_whose_data_the_game_refuses_fails_a_check_naming_it(game):
@@ -363,3 +364,24 @@ def test_a_missing_part_of_a_committed_text_is_named():
     frame = commitments.host_frame([row])
     with pytest.raises(SchemaErrors, match=r"commitments.*part.*parts 1 to 2 of one commitment's text, each once"):
         commitments.read({"commitments": reindex(frame.drop(index=1).reset_index(drop=True))}, ["Ada"])
+
+
+def test_verify_fails_closed_when_what_it_was_given_holds_nothing_to_compare(game, tmp_path):
+    """Issue 35: `verify --against` an empty folder, or a player's folder, printed "every check
+    passed" and exited 0, having compared nothing."""
+    runner = CliRunner()
+    (tmp_path / "empty").mkdir()
+    for nothing in (tmp_path / "empty", game / "players"):
+        out = runner.invoke(app, ["verify", str(game / "record.json"), "--against", str(nothing)])
+        assert out.exit_code == 1, out.output
+        said = " ".join(out.output.split())  # as wrapped lines read
+        assert "nothing was compared" in said and f"{nothing}: nothing compared" in said, said
+    ok = runner.invoke(app, ["verify", str(game / "record.json"), "--against", str(game)])
+    said = " ".join(ok.output.split())
+    assert ok.exit_code == 0 and re.search(rf"{re.escape(str(game))}: [\d,]+ cells in 10 tabs and [\d,]+ lines in 4 "
+                                           "announcements compared", said), said
+
+
+def test_announcements_alone_are_something_to_compare(game):
+    checks = verify(load_record(game / "record.json"), Published(None, announcement_files(game / "announcements"), "x"))
+    assert all(c.ok for c in checks) and sum(c.compared for c in checks) > 0
