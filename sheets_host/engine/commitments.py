@@ -214,8 +214,10 @@ def public_frame(game: Game, rows: Sequence[Mapping]) -> pd.DataFrame:
                   for r in rows], ["round", "what", "player", "commitment", "made at", "superseded"])
 
 
-HOW_TO_CHECK = ("Copy a row's committed text into any SHA-256 tool (sha256sum, an online SHA-256 calculator): "
+HOW_TO_CHECK = ("Copy a row's committed text, exactly and with no line break after it, into a SHA-256 tool: "
                 "it gives the commitment beside it, the one the public book's commitments tab shows. "
+                "In a terminal: printf '%s' 'THE TEXT' | sha256sum (on a Mac: shasum -a 256), never echo, "
+                "which adds a line break and gives another commitment. "
                 "The text holds exactly the rows that counted for you and your salt.")
 
 

@@ -25,7 +25,7 @@ import pandas as pd
 
 from sheets_host.backends import rows_from_frame, written_header
 from sheets_host.kit import cells
-from sheets_host.kit.commitment import ENCODINGS, digest, root_text
+from sheets_host.kit.commitment import ENCODINGS, KINDS, digest, root_text
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.layout import keyed
 from . import commitments
@@ -75,19 +75,48 @@ def load_record(path: Path) -> dict[str, Any]:
     if record.get("version") != VERSION:
         raise SheetsHostError(f"{path} is a record of version {record.get('version')!r}; this sheets-host reads "
                               f"version {VERSION}")
-    wrong = [f"{name!r} ({kind.__name__})" for name, kind in FIELDS.items() if not isinstance(record.get(name), kind)]
+    wrong = [f"{name!r} ({kind.__name__})" for name, kind in FIELDS.items() if not _is(record.get(name), kind)]
     if wrong:
         raise SheetsHostError(f"{path} is damaged: it lacks {', '.join(wrong)}, which a record holds (docs/verify.md)")
-    for n, entry in enumerate(record["rounds"], 1):
-        lacking = [f"{name!r}" for name, kind in ROUND_FIELDS.items() if not isinstance(entry.get(name), kind)]
-        if lacking:
-            raise SheetsHostError(f"{path} is damaged: its round {n} lacks {', '.join(lacking)} (docs/verify.md)")
+    if not all(isinstance(p, str) and p for p in record["players"]):
+        raise SheetsHostError(f"{path} is damaged: its 'players' are not all names (docs/verify.md)")
+    for what, entries, fields in (("round", record["rounds"], ROUND_FIELDS),
+                                  ("commitment", record["commitments"], COMMITMENT_FIELDS)):
+        for n, entry in enumerate(entries, 1):
+            if not isinstance(entry, dict):
+                raise SheetsHostError(f"{path} is damaged: its {what} {n} is not a record's {what} (docs/verify.md)")
+            lacking = [f"{name!r} ({' or '.join(k.__name__ for k in _kinds(kind))})" for name, kind in fields.items()
+                       if name not in entry or not _is(entry[name], kind)]
+            if lacking:
+                raise SheetsHostError(f"{path} is damaged: its {what} {n} lacks {', '.join(lacking)} (docs/verify.md)")
+            if what == "commitment" and entry["kind"] not in KINDS:
+                raise SheetsHostError(f"{path} is damaged: its commitment {n}'s 'kind' is {entry['kind']!r}, not one "
+                                      f"of {', '.join(KINDS)} (docs/verify.md)")
+            if what == "commitment" and not (entry["text"] or "").isascii():  # a canonical text escapes the rest
+                raise SheetsHostError(f"{path} is damaged: its commitment {n}'s 'text' is not a canonical text "
+                                      "(one line of ASCII) (docs/verify.md)")
     return record
 
 
 # What a record must hold, by type, for `verify` to read it (docs/verify.md lists every field).
 FIELDS = {"game": str, "players": list, "seed": int, "settings": dict, "data": dict, "commitments": list, "rounds": list}
 ROUND_FIELDS = {"round": int, "attempt": int, "host decisions": dict, "host inputs": dict}
+COMMITMENT_FIELDS = {"round": int, "attempt": int, "kind": str, "player": (str, type(None)), "encoding": int,
+                     "salt": (str, type(None)), "commitment": str, "made at": str, "superseded": (str, type(None)),
+                     "text": (str, type(None))}
+
+
+def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _is(value: object, kind: type | tuple[type, ...]) -> bool:
+    """Whether `value` is of `kind` as JSON gives it (true and false are not numbers here).
+
+    >>> _is(3, int), _is(True, int), _is(None, (str, type(None)))
+    (True, False, True)
+    """
+    return isinstance(value, kind) and not (isinstance(value, bool) and bool not in _kinds(kind))
 
 
 def announcement_files(folder: Path) -> dict[int, str]:
@@ -102,14 +131,14 @@ def announcement_files(folder: Path) -> dict[int, str]:
 
 def verify(record: Mapping[str, Any], published: Published | None = None) -> list[Check]:
     """Every check of `record`, in order (see the module)."""
-    try:
+    try:  # a game, settings or data tab the game refuses (SchemaErrors), set up as the engine would
         start = Start.of(record)
-    except (KeyError, TypeError, ValueError) as e:  # SchemaErrors included: a data tab the game refuses
+        state = start.setup()
+    except (SheetsHostError, KeyError, TypeError, ValueError) as e:
         return [Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])]
     game = start.game
     rows = list(record["commitments"])
     checks = [_encodings(rows), _seed(record, rows)]
-    state = start.setup()
     replayed = []
     for round_record in record["rounds"]:
         number, name = round_record["round"], game.round_name(round_record["round"])

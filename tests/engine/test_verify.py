@@ -7,7 +7,9 @@ commitments leak nothing; the record waits for the game's end; the encoding is p
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -385,3 +387,50 @@ def test_verify_fails_closed_when_what_it_was_given_holds_nothing_to_compare(gam
 def test_announcements_alone_are_something_to_compare(game):
     checks = verify(load_record(game / "record.json"), Published(None, announcement_files(game / "announcements"), "x"))
     assert all(c.ok for c in checks) and sum(c.compared for c in checks) > 0
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**20) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(where=st.sampled_from(["record", "round", "commitment"]), data=st.data())
+def test_a_record_damaged_field_by_field_is_refused_or_fails_a_check_never_a_traceback(game, where, data):
+    """Issue 35: a commitment without 'kind' (KeyError), one that is a string (AttributeError),
+    'players' as numbers (TypeError) and a 'text' that is a number (AttributeError) each gave a
+    traceback. Any field of the record, of a round or of a commitment, set to any JSON value or
+    removed: one clear line, or checks that run."""
+    record = load_record(game / "record.json")
+    entries = {"record": [record], "round": record["rounds"], "commitment": record["commitments"]}[where]
+    entry = data.draw(st.sampled_from(entries))
+    field = data.draw(st.sampled_from(sorted(entry)))
+    if data.draw(st.booleans()):
+        del entry[field]
+    else:
+        entry[field] = data.draw(JSON)
+    path = game.parent / f"damaged-{os.getpid()}.json"
+    path.write_text(json.dumps(record))
+    try:
+        checked = load_record(path)
+    except SheetsHostError as e:
+        assert "damaged" in str(e) or "record" in str(e)
+        return
+    for check in verify(checked, published(game)):
+        check.lines()
+
+
+def test_the_way_a_player_is_told_to_check_a_commitment_gives_it():
+    """Issue 35: the note suggested a way (echo, a copied cell) that adds a line break and never
+    matches. The command it shows, run on a committed text, gives the commitment."""
+    import shlex
+    import subprocess
+
+    from sheets_host.engine.commitments import HOW_TO_CHECK
+
+    shown = re.search(r"printf '%s' 'THE TEXT' \| sha256sum", HOW_TO_CHECK)
+    assert shown and "never echo" in HOW_TO_CHECK
+    text = submission_text("magicians-market", 1, "Ada", [{"row": 2, "cells": {"action": "bid", "amount": "3"}}], "ab" * 16)
+    command = shown.group(0).replace("'THE TEXT'", shlex.quote(text)).replace("| sha256sum", "")
+    typed = subprocess.run(["sh", "-c", command], capture_output=True, check=True).stdout
+    assert hashlib.sha256(typed).hexdigest() == digest(text)
