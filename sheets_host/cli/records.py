@@ -48,6 +48,9 @@ def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A gam
     from sheets_host.engine import verify as verifying
 
     checked = verifying.load_record(record_file)
+    if checked.get("complete") is False:
+        echo(f"the record was written before the game's end (record --force): it holds {len(checked['rounds'])} "
+             "round(s), and says nothing of what came after", fg=typer.colors.YELLOW)
     sources = [_published(verifying, where, credentials, auth) for where in against] or [None]
     failed = 0
     for published in sources:

@@ -203,13 +203,13 @@ def host_frame(rows: Sequence[Mapping]) -> pd.DataFrame:
     return frame(out, [c for c in COMMITMENTS.header if parted or c != "part"])
 
 
-def _label(game: Game, round_number: int) -> str:
+def round_label(game: Game, round_number: int) -> str:
     return "before round 1" if round_number == 0 else game.round_name(round_number)
 
 
 def public_frame(game: Game, rows: Sequence[Mapping]) -> pd.DataFrame:
     """The public book's commitments tab: every commitment ever published, none taken away."""
-    return frame([{"round": _label(game, r["round"]), "what": WHAT[r["kind"]], "player": r.get("player"),
+    return frame([{"round": round_label(game, r["round"]), "what": WHAT[r["kind"]], "player": r.get("player"),
                    "commitment": r["commitment"], "made at": r["made at"], "superseded": r.get("superseded")}
                   for r in rows], ["round", "what", "player", "commitment", "made at", "superseded"])
 
@@ -231,7 +231,7 @@ def private_frame(game: Game, rows: Sequence[Mapping], player: str) -> pd.DataFr
         first, *rest = parts(r.get("text"))
         joined = (f"too long for a cell: the committed text is this row's and the {len(rest)} below, "
                   "joined in order with nothing between") if rest else None
-        mine.append({"round": _label(game, r["round"]), "commitment": r["commitment"], "salt": r["salt"],
+        mine.append({"round": round_label(game, r["round"]), "commitment": r["commitment"], "salt": r["salt"],
                      "made at": r["made at"], "note": "; ".join(n for n in (r.get("superseded"), joined) if n) or None,
                      TEXT: first})
         mine += [{"note": f"part {n} of {len(rest) + 1}", TEXT: piece} for n, piece in enumerate(rest, start=2)]

@@ -256,6 +256,7 @@ def _against(record: Mapping, start: Start, rows: Sequence[Mapping], replayed: S
     game = start.game
     out = []
     if published.tabs is not None:
+        out += _as_new(game, rows, published)
         tabs: dict[str, pd.DataFrame] = {commitments.PUBLIC_TAB: commitments.public_frame(game, rows)}
         if replayed and len(replayed) == len(record["rounds"]):
             views = game.public_view(replayed[-1].after)
@@ -285,6 +286,23 @@ def _against(record: Mapping, start: Start, rows: Sequence[Mapping], replayed: S
                          ["it holds no public book and no announcement of a round of this record: nothing was "
                           "compared (give the game's public book, its folder or its announcements)"]))
     return out
+
+
+def _as_new(game, rows: Sequence[Mapping], published: Published) -> list[Check]:
+    """A public book saved before the record (mid-game) holds only the first of the record's
+    commitments: said once, before the tabs that differ for it, rather than left to read as tampering."""
+    tab = published.tabs.get(commitments.PUBLIC_TAB) if published.tabs else None
+    if tab is None or "commitment" not in tab.columns:
+        return []
+    shown = [cells.text(v) for v in tab["commitment"] if not cells.is_blank(v)]
+    made = [r["commitment"] for r in rows]
+    if not shown or len(shown) >= len(made) or shown != made[:len(shown)]:
+        return []
+    last = next(r for r in rows if r["commitment"] == shown[-1])["round"]
+    return [Check(f"{published.where}: as new as the record",
+                  [f"it holds the commitments up to {commitments.round_label(game, last)}, the record up to "
+                   f"{commitments.round_label(game, rows[-1]['round'])}: a copy saved before the record was written, "
+                   "so its tabs cannot match the record's end (verify against the public book as it is now)"])]
 
 
 def compared(checks: Sequence[Check]) -> str:

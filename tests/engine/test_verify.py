@@ -434,3 +434,26 @@ def test_the_way_a_player_is_told_to_check_a_commitment_gives_it():
     command = shown.group(0).replace("'THE TEXT'", shlex.quote(text)).replace("| sha256sum", "")
     typed = subprocess.run(["sh", "-c", command], capture_output=True, check=True).stdout
     assert hashlib.sha256(typed).hexdigest() == digest(text)
+
+
+def test_a_public_book_saved_mid_game_and_an_unfinished_record_are_named(tmp_path):
+    """Issue 35: a public book saved mid-game gave 9 failures without saying it was older than the
+    record; a record written with --force before the end verified without saying so."""
+    import shutil
+
+    backend = XlsxBackend(tmp_path / "g")
+    engine.new_game(backend, GAME, PLAYERS[:4], 5, clock=fixed_clock, settings={"days": 3})
+    _play(backend, 2)
+    shutil.copy(tmp_path / "g" / "public.xlsx", tmp_path / "saved.xlsx")
+    runner = CliRunner()
+    assert runner.invoke(app, ["record", str(tmp_path / "g"), str(tmp_path / "early.json"), "--force"]).exit_code == 0
+    early = runner.invoke(app, ["verify", str(tmp_path / "early.json"), "--against", str(tmp_path / "saved.xlsx")])
+    assert "written before the game's end (record --force): it holds 2 round(s)" in " ".join(early.output.split())
+    assert early.exit_code == 0, early.output
+    _play(backend, 1)
+    write_record(backend, tmp_path / "record.json", clock=fixed_clock)
+    older = runner.invoke(app, ["verify", str(tmp_path / "record.json"), "--against", str(tmp_path / "saved.xlsx")])
+    said = " ".join(older.output.split())
+    assert older.exit_code == 1 and f"FAIL {tmp_path / 'saved.xlsx'}: as new as the record" in said, said
+    assert "it holds the commitments up to day 2, the record up to day 3" in said, said
+    assert "written before" not in said
