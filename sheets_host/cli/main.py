@@ -17,8 +17,8 @@ from sheets_host.games import names as game_names
 from sheets_host.kit.console import echo, table
 from sheets_host.kit.errors import SheetsHostError
 from . import private
-from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, WEBHOOK, WHERE_HELP, Auth, BackendName, friendly,
-                      open_where, player_list, webhooks_for)
+from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, REASON, WEBHOOK, WHERE_HELP, Auth, BackendName,
+                      friendly, open_where, player_list, webhooks_for)
 from . import records
 from .deadlines import extend
 from .settings import expected, parse_settings, player_span, setting_columns
@@ -113,7 +113,7 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
                                                             "its archived (maybe corrected) submissions."),
             early: bool = typer.Option(False, "--early", help="Resolve before the round's deadline."),
             allow_empty: bool = typer.Option(False, "--allow-empty", help="Resolve even if nobody submitted."),
-            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+            reason: Optional[str] = REASON, backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Resolve the open round and write every book; refuses a round already resolved.
 
     Example: sheets-host resolve games/wgm
@@ -121,7 +121,7 @@ def resolve(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     from sheets_host.engine import commands as engine
 
     report = engine.resolve(open_where(where, backend, credentials, auth), redo=redo, early=early,
-                            allow_empty=allow_empty)
+                            allow_empty=allow_empty, reason=reason)
     if report.action == "delivered":
         echo(f"{report.name} had been resolved but not delivered to every book: delivery finished. "
              "Run resolve again to go on.")
@@ -218,7 +218,7 @@ app.command(short_help="Nudge privately each player whose submission is missing 
 
 @app.command(short_help="Undo the last resolve; its submissions go back.")
 @friendly
-def undo(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
+def undo(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP), reason: Optional[str] = REASON,
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Restore the state before the last resolve; the round's submissions go back into the submit tabs.
 
@@ -226,7 +226,7 @@ def undo(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     """
     from sheets_host.engine import commands as engine
 
-    done = engine.undo(open_where(where, backend, credentials, auth))
+    done = engine.undo(open_where(where, backend, credentials, auth), reason=reason)
     echo(f"{done} undone: it is open again with its submissions restored.")
 
 

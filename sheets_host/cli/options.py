@@ -37,6 +37,8 @@ PRIVATE_WEBHOOKS = typer.Option(None, "--private-webhooks", metavar="PATH", help
                                 "channel webhook, one line a player: name, then address (else $SHEETS_HOST_WEBHOOKS, "
                                 "else a .sheets-host-webhooks file). Without one, nothing goes to the players' own channels "
                                 "(private pictures, receipts, nudges).")
+REASON = typer.Option(None, "--reason", metavar="TEXT", help="Why (a redo, an undo, or your edit of the state "
+                     "since the last round): published in the round's root and announcement, listed by verify.")
 AUTH = typer.Option(Auth.service, "--auth", help="Google: 'service' (service account) or 'oauth' (log in as yourself).")
 
 

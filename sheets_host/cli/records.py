@@ -38,12 +38,18 @@ def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A gam
                                              "the public book (.xlsx), a game's folder (its public book and "
                                              "announcements), a folder of round-NN.md announcements, or the public "
                                              "spreadsheet's Google id or URL."),
+           root: list[str] = typer.Option([], "--root", metavar="ROOT", help="A round root you kept from an "
+                                          "announcement (repeatable): it must be in the record's chain."),
+           roots: Optional[Path] = typer.Option(None, "--roots", metavar="FILE", help="A file of roots you kept: "
+                                                "saved announcements or notes; every 64-digit commitment in it is "
+                                                "checked as --root."),
            credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
-    """Check a game's record, offline: the seed and every commitment recomputed, the game played
-    again from the record alone, and what that gives compared with what was published, cell by cell.
-    One line a check; exits 1 when one fails.
+    """Check a game's record, offline: the seed and every commitment recomputed, the chain of roots,
+    the game played again from the record alone, the roots you kept found in it, and what that gives
+    compared with what was published, cell by cell. One line a check, then every redo, undo and
+    host edit of the state; exits 1 when one fails.
 
-    Example: sheets-host verify wgm-record.json --against games/wgm/public.xlsx
+    Example: sheets-host verify wgm-record.json --root 675e7684... --against games/wgm/public.xlsx
     """
     from sheets_host.engine import verify as verifying
 
@@ -51,21 +57,47 @@ def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A gam
     if checked.get("complete") is False:
         echo(f"the record was written before the game's end (record --force): it holds {len(checked['rounds'])} "
              "round(s), and says nothing of what came after", fg=typer.colors.YELLOW)
+    kept = [_root(r) for r in root] + (_roots_file(verifying, roots) if roots else [])
     sources = [_published(verifying, where, credentials, auth) for where in against] or [None]
     failed = 0
-    for published in sources:
-        checks = verifying.verify(checked, published)
+    for n, published in enumerate(sources):
+        checks = verifying.verify(checked, published, kept if n == 0 else ())
         for check in checks:
             failed += not check.ok
             for line in check.lines():
                 echo(line, fg=None if check.ok else typer.colors.RED)
         if published is not None:
             echo(f"{published.where}: {verifying.compared(checks)}")
-    if not against:
-        echo("nothing published was given (--against): the record was checked against itself only")
+    if kept:
+        echo(f"{len(set(kept))} root(s) you kept looked for in the record's chain")
+    if not against and not kept:
+        echo("nothing published and no root kept was given (--against, --root): the record was checked against "
+             "itself only")
+    done = verifying.history(checked)
+    echo("what the host did besides resolving: " + ("nothing (no redo, no undo, no edit of the state)" if not done else
+                                                    f"{len(done)} thing(s)"))
+    for line in done:
+        echo(f"  {line}")
     echo(f"{failed} check(s) failed" if failed else "every check passed")
     if failed:
         raise typer.Exit(1)
+
+
+def _root(text: str) -> str:
+    root = text.strip().strip("`").lower()
+    if len(root) != 64 or any(c not in "0123456789abcdef" for c in root):
+        raise SheetsHostError(f"--root {text}: not a root (64 hex digits, as an announcement's 'Round root' shows it)")
+    return root
+
+
+def _roots_file(verifying, path: Path) -> list[str]:
+    try:
+        found = verifying.kept_roots(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError as e:
+        raise SheetsHostError(f"--roots {path}: cannot be read ({e.strerror})") from None
+    if not found:
+        raise SheetsHostError(f"--roots {path}: holds no root (64 hex digits): nothing to check")
+    return found
 
 
 def _published(verifying, where: str, credentials: Path | None, auth: Auth):

@@ -231,18 +231,33 @@ def lock(backend: Backend, clock: Clock = now_utc, expect: int | None = None) ->
 
 
 def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_empty: bool = False,
-            clock: Clock = now_utc, expect: int | None = None) -> ResolveReport:
+            clock: Clock = now_utc, expect: int | None = None, reason: str | None = None) -> ResolveReport:
     """Resolve the open round (or, with redo, the last resolved one again from its snapshot); with
-    `expect`, only if that round is the open one."""
+    `expect`, only if that round is the open one. The host's `reason` (for a redo, or an edit of
+    the state since the last round) goes into the round's root."""
+    reason = host_reason(reason)
     with backend.hold("resolve --redo" if redo else "resolve"):
         session, books, read, delivery = caught_up(backend, clock, correcting=redo)
         if delivery is not None:  # the command a crash interrupted is finished; the next round waits
             return delivery
         _expected(session, expect)
-        return (_redo if redo else _resolve_open)(session, books, read, early=early, allow_empty=allow_empty)
+        return (_redo if redo else _resolve_open)(session, books, read, early=early, allow_empty=allow_empty,
+                                                  reason=reason)
 
 
-def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bool) -> ResolveReport:
+REASON_LIMIT = 500  # characters: a reason is read in an announcement, a line or two
+
+
+def host_reason(reason: str | None) -> str | None:
+    """The host's reason as published (its spaces made one), or None; refused when too long to read."""
+    said = " ".join((reason or "").split())
+    if len(said) > REASON_LIMIT:
+        raise SheetsHostError(f"--reason is {len(said)} characters long; give at most {REASON_LIMIT}: it is published "
+                              "in the round's announcement")
+    return said or None
+
+
+def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bool, reason: str | None) -> ResolveReport:
     clock = session.clock
     record = session.open_round
     if record is None:
@@ -270,7 +285,7 @@ def _resolve_open(session: Session, books, read, *, early: bool, allow_empty: bo
         record["frozen at"] = stamp(frozen)
         session.note(number, attempt, "freeze", f"submissions read (frozen) at {record['frozen at']}")
         note_unread(session, number, attempt, readings)
-    return _apply(session, books, read, record, session.state, readings, attempt, archive, redo=False)
+    return _apply(session, books, read, record, session.state, readings, attempt, archive, redo=False, reason=reason)
 
 
 def _submission_commitments(session: Session, number: int, attempt: int, readings: Mapping[str, Reading],
@@ -282,7 +297,7 @@ def _submission_commitments(session: Session, number: int, attempt: int, reading
                                       session.players, stamp(session.clock()), session.commit.salt_key)
 
 
-def _redo(session: Session, books, read, **_) -> ResolveReport:
+def _redo(session: Session, books, read, *, reason: str | None, **_) -> ResolveReport:
     last = session.last_resolved
     if last is None:
         raise RoundError("no round has been resolved yet: there is nothing to redo")
@@ -296,7 +311,7 @@ def _redo(session: Session, books, read, **_) -> ResolveReport:
                  "as the archive holds it now")
     note_unread(session, number, attempt, {p: replace(readings[p], unread=told)
                                            for p, told in unread_at(session, number, last["attempt"]).items()})
-    return _apply(session, books, read, last, state, readings, attempt, archive, redo=True)
+    return _apply(session, books, read, last, state, readings, attempt, archive, redo=True, reason=reason)
 
 
 def note_fates(session: Session, number: int, attempt: int, readings: Mapping[str, Reading], outcome: Outcome,
@@ -324,7 +339,7 @@ def note_fates(session: Session, number: int, attempt: int, readings: Mapping[st
 
 
 def _apply(session: Session, books, read, record: dict, state: Any, readings: Mapping[str, Reading], attempt: int,
-           archive: list[dict], *, redo: bool) -> ResolveReport:
+           archive: list[dict], *, redo: bool, reason: str | None) -> ResolveReport:
     """Resolve `readings` on `state`, commit to the host book, then deliver."""
     game, clock = session.game, session.clock
     number = record["round"]
@@ -345,9 +360,11 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     note_fates(session, number, attempt, readings, outcome, state)
     # The round's commitments: a redo's replace the round's earlier ones, which stay, superseded.
     committed = commitments.read(session.tabs, session.players)
+    replaced = commitments.roots_of(committed, number) if redo else []
     if redo:
         # A lock of the next round stays: its rows are untouched.
-        committed = commitments.supersede(committed, f"redone at {stamp(clock())}", number, number)
+        committed = commitments.supersede(committed, f"redone at {stamp(clock())}" + (f": {reason}" if reason else ""),
+                                          number, number)
     made = _submission_commitments(session, number, attempt, readings, committed)
     fixed = session.fixed() if number == 1 else None
     for line in outcome.log:
@@ -386,7 +403,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
         added = []
     submitted = commitments.of_attempt(committed + made, number, attempt, "submission")
     made += commitments.of_round(game, number, attempt, state, fixed, session.config, record, submitted, stamp(clock()),
-                                 session.commit.salt_key)
+                                 session.commit.salt_key, committed + made, replaced, reason)
     if redo:
         extra[commitments.COMMITMENTS.name] = commitments.host_frame(committed + made)
     text = commitments.announced(game, committed + made, number, state, new_state)
@@ -420,9 +437,11 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
 # ---- undo, status -------------------------------------------------------------------------------
 
 
-def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
+def undo(backend: Backend, clock: Clock = now_utc, reason: str | None = None) -> RoundDone:
     """Restore the state before the last resolve and give players back that round's submissions;
-    whatever they had typed for the next round is set aside in the archive first."""
+    whatever they had typed for the next round is set aside in the archive first. The undo enters
+    the chain of commitments with the host's `reason`."""
+    reason = host_reason(reason)
     with backend.hold("undo"):
         session, books, read, delivery = caught_up(backend, clock, correcting=True)
         if delivery is not None and session.commit.operation == "undo":  # the undo a kill cut short, finished
@@ -445,8 +464,8 @@ def undo(backend: Backend, clock: Clock = now_utc) -> RoundDone:
         session.note(number, attempt, "undo", f"round {number} undone: state restored from its snapshot"
                      + (f"; rows typed for round {number + 1} by {', '.join(aside)} set aside in the archive" if aside else ""))
         # The next round's lock, if any, goes with the round.
-        withdrawn = commitments.supersede(commitments.read(session.tabs, session.players), f"undone at {stamp(clock())}",
-                                          number)
+        withdrawn = commitments.of_undo(session.game, number, attempt, commitments.read(session.tabs, session.players),
+                                        reason, stamp(clock()))
         check_writable(session, books)
         commit(session, state, archive=archive, extra={commitments.COMMITMENTS.name: commitments.host_frame(withdrawn)},
                operation=next_commit(session, "undo", number, attempt, held=held(session, session.state, read)))

@@ -7,6 +7,9 @@
   host edit, and the round's window), and publishes the round's root over all of them.
 - A redo or an undo marks the round's commitments superseded (the public book keeps them), and
   the round resolved again gets new ones.
+- The seed, each root and each undo are the game's **chain** (`LINKS`): each root and undo
+  commits to the link made before it and names the roots it supersedes, with the host's reason,
+  so a root a player kept pins everything published before it (`verify --root`).
 
 The host book's `commitments` tab keeps every commitment with its salt and, for a seed and a
 submission, its canonical text (the host may correct archived rows before a redo: the text keeps
@@ -28,8 +31,8 @@ import pandas as pd
 
 from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
-from sheets_host.kit.commitment import (ENCODING, KINDS, counted_rows, digest, host_text, root_text, salt_for,
-                                        seed_text, submission_text)
+from sheets_host.kit.commitment import (CHAINED, ENCODING, KINDS, LINKS, counted_rows, digest, host_text, root_text,
+                                        salt_for, seed_text, submission_text, undo_text)
 from sheets_host.kit.errors import SchemaError, SchemaErrors
 from sheets_host.kit.game import Game
 from sheets_host.kit.layout import TabLayout, lay_out, row_height
@@ -40,7 +43,7 @@ from .snapshots import CELL_PART, snapshot_of
 COMMITMENTS = TabSchema("commitments", (
     Column("round", "int", lo=0, doc="0: the seed, committed when the game was made"),
     Column("attempt", "int", lo=0, doc="the archive's attempt the commitment is of"),
-    Column("kind", "choice", KINDS, doc="seed, a player's submission, the host's inputs, or the round's root"),
+    Column("kind", "choice", KINDS, doc="seed, a player's submission, the host's inputs, the round's root, or an undo"),
     Column("player", "player", optional=True),
     Column("encoding", "int", lo=1, doc="the canonical text's version (docs/verify.md)"),
     Column("salt", optional=True, doc="secret until the record: 128 random bits"),
@@ -56,7 +59,7 @@ HASH_WIDTH = 66  # characters: a commitment's 64 hex digits and a margin
 PUBLIC_TAB = "commitments"
 PRIVATE_TAB = "my commitments"
 TEXT = "committed text"
-WHAT = {"seed": "seed", "submission": "submission", "host": "host's inputs", "round": "round root"}
+WHAT = {"seed": "seed", "submission": "submission", "host": "host's inputs", "round": "round root", "undo": "undo"}
 
 
 # What names one commitment on each row of its text's parts (the schema's required columns).
@@ -107,8 +110,20 @@ def of_attempt(rows: Sequence[Mapping], round_number: int, attempt: int, kind: s
 
 def _row(round_number: int, attempt: int, kind: str, salt: str | None, text: str | None, at: str,
          player: str | None = None, commitment: str | None = None) -> dict:
-    return {"round": round_number, "attempt": attempt, "kind": kind, "player": player, "encoding": ENCODING,
+    return {"round": round_number, "attempt": attempt, "kind": kind, "player": player,
+            "encoding": CHAINED if kind in ("round", "undo") else ENCODING,
             "salt": salt, "commitment": commitment or digest(text), "made at": at, "text": text}
+
+
+def links(rows: Sequence[Mapping]) -> list[Mapping]:
+    """The chain: the seed, every round root and every undo, in the order made, superseded or not."""
+    return [r for r in rows if r["kind"] in LINKS]
+
+
+def last_link(rows: Sequence[Mapping]) -> str | None:
+    """The commitment the next link commits to (none in a game made before commitments)."""
+    chain = links(rows)
+    return chain[-1]["commitment"] if chain else None
 
 
 def of_seed(game: Game, seed: int, at: str, key: str) -> dict:
@@ -149,15 +164,38 @@ def host_commitment(game: Game, round_number: int, state: Any, fixed: Mapping | 
 
 
 def of_round(game: Game, round_number: int, attempt: int, state: Any, fixed: Mapping | None, config: Mapping[str, Any],
-             record: Mapping, submissions: Sequence[Mapping], at: str, key: str) -> list[dict]:
+             record: Mapping, submissions: Sequence[Mapping], at: str, key: str, earlier: Sequence[Mapping],
+             supersedes: Sequence[str] = (), reason: str | None = None) -> list[dict]:
     """The host's commitment (its text: the host's decisions, as JSON) and the round's root, made
-    at its resolve; `submissions` are the attempt's player commitments, in seating order."""
+    at its resolve; `submissions` are the attempt's player commitments, in seating order; the root
+    commits to the last link of the `earlier` commitments, names the roots a redo `supersedes`,
+    and holds the host's `reason`."""
     salt = salt_for(key, f"{round_number}/{attempt}/host")
     decided = decisions(game, config)
     host = _row(round_number, attempt, "host", salt, json.dumps(decided, sort_keys=True, ensure_ascii=False), at,
                 commitment=host_commitment(game, round_number, state, fixed, decided, record, salt))
-    root = root_text(game.name, round_number, [(r["player"], r["commitment"]) for r in submissions], host["commitment"])
+    root = root_text(game.name, round_number, [(r["player"], r["commitment"]) for r in submissions], host["commitment"],
+                     last_link(earlier), supersedes, reason)
     return [host, _row(round_number, attempt, "round", None, root, at)]
+
+
+def of_undo(game: Game, round_number: int, attempt: int, rows: Sequence[Mapping], reason: str | None,
+            at: str) -> list[dict]:
+    """The commitments after an undo of round `round_number`: its commitments and every later
+    round's marked superseded, and the undo's link, naming the roots it withdraws."""
+    withdrawn = [r["commitment"] for r in rows if r["kind"] == "round" and r["round"] >= round_number
+                 and not r.get("superseded")]
+    why = f"undone at {at}" + (f": {reason}" if reason else "")
+    if last_link(rows) is None:  # a game made before commitments: nothing to chain
+        return supersede(rows, why, round_number)
+    link = _row(round_number, attempt, "undo", None, undo_text(game.name, round_number, last_link(rows), withdrawn,
+                                                               reason, at), at)
+    return [*supersede(rows, why, round_number), link]
+
+
+def roots_of(rows: Sequence[Mapping], round_number: int) -> list[str]:
+    """The round's roots that count (one, once it is resolved): what a redo of it supersedes."""
+    return [r["commitment"] for r in current(rows, round_number, "round")]
 
 
 def supersede(rows: Sequence[Mapping], why: str, first_round: int, last_round: int | None = None) -> list[dict]:
@@ -207,11 +245,23 @@ def round_label(game: Game, round_number: int) -> str:
     return "before round 1" if round_number == 0 else game.round_name(round_number)
 
 
+PUBLIC_HOW = ("Each commitment is a fingerprint (SHA-256) of something kept secret until the game's end: "
+              "the seed of the dice, a player's submission, the host's inputs. A round root's text, shown "
+              "here, holds every commitment of its round and the root or undo before it: its fingerprint is "
+              "the round root, so one root you keep (it is in each round's announcement) fixes the whole game "
+              "before it. Check one: printf '%s' 'THE TEXT' | sha256sum gives the commitment beside it. "
+              "After the game, sheets-host verify RECORD --root ROOT shows whether the host's record is this history.")
+
+
 def public_frame(game: Game, rows: Sequence[Mapping]) -> pd.DataFrame:
-    """The public book's commitments tab: every commitment ever published, none taken away."""
-    return frame([{"round": round_label(game, r["round"]), "what": WHAT[r["kind"]], "player": r.get("player"),
-                   "commitment": r["commitment"], "made at": r["made at"], "superseded": r.get("superseded")}
-                  for r in rows], ["round", "what", "player", "commitment", "made at", "superseded"])
+    """The public book's commitments tab: every commitment ever published, none taken away, each
+    root's and undo's text (public: commitments, the link before it, what it supersedes, the
+    host's reason), under a first row saying what they are and how to check one."""
+    return frame([{"round": "what these are", TEXT: PUBLIC_HOW},
+                  *({"round": round_label(game, r["round"]), "what": WHAT[r["kind"]], "player": r.get("player"),
+                     "commitment": r["commitment"], "made at": r["made at"], "superseded": r.get("superseded"),
+                     TEXT: r.get("text") if r["kind"] in ("round", "undo") else None} for r in rows)],
+                 ["round", "what", "player", "commitment", "made at", "superseded", TEXT])
 
 
 HOW_TO_CHECK = ("Copy a row's committed text, exactly and with no line break after it, into a SHA-256 tool: "
@@ -240,17 +290,42 @@ def private_frame(game: Game, rows: Sequence[Mapping], player: str) -> pd.DataFr
 
 
 def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
-    """What a round's announcement says of its commitments: its root (and round 1, the seed's)."""
+    """What a round's announcement says of its commitments, in plain words: its root, what it
+    fixes and how to keep it; the roots it supersedes (a redo, an undo) and the host's reason;
+    round 1's, the seed's."""
     roots = current(rows, round_number, "round")
     if not roots:
         return ""
-    lines = ["### Commitments", "", f"Round root: `{roots[-1]['commitment']}`"]
+    root = roots[-1]
+    lines = ["### Commitments", "", f"Round root: `{root['commitment']}`"]
+    fields = _fields(root.get("text"))
+    earlier = {r["commitment"]: r for r in links(rows)}
+    replaced = [*fields.get("supersedes", ())]
+    before = earlier.get(fields.get("previous"))
+    if before is not None and before["kind"] == "undo":  # resolved again after an undo: the undo withdrew them
+        replaced += _fields(before.get("text")).get("supersedes", ())
+    for old in replaced:
+        why = earlier.get(old, {}).get("superseded") or "superseded"
+        lines.append(f"It replaces the root `{old}` published before ({why}).")
+    if fields.get("reason"):
+        lines.append(f"The host's reason: {fields['reason']}")
     seed = [r for r in rows if r["kind"] == "seed"]
     if round_number == 1 and seed:
         lines.append(f"Seed commitment, published when the game was made: `{seed[0]['commitment']}`")
-    lines.append("Every player's commitment is in the public book's commitments tab; "
-                 "`sheets-host verify` checks them all after the game.")
+    lines.append("The root is a fingerprint of every player's submission this round, the host's inputs and the "
+                 "root before it: keep this message. After the game, `sheets-host verify RECORD --root ROOT` "
+                 "shows whether the host's record is the game published here; a root the record lacks means "
+                 "the history was rewritten.")
     return "\n".join(lines)
+
+
+def _fields(text: str | None) -> dict:
+    """The JSON of a link's canonical text (none for a text of encoding 1 or none at all)."""
+    try:
+        value = json.loads((text or "").split(" ", 2)[2])
+    except (IndexError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def announced(game: Game, rows: Sequence[Mapping], round_number: int, before: Any, after: Any) -> str:

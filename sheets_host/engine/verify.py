@@ -8,14 +8,22 @@ Every check is one line, passed or failed; a failed one says exactly what differ
   player, salt); the game played again from the record alone (`replaying`) resolves the round
   from a state and host decisions that give the host's commitment; the commitments in seating
   order give the round's root; superseded commitments are checked as the others;
+- the chain: the seed, each root and each undo commit to the link before them, and every root
+  marked superseded is named by the later link that superseded it;
+- roots a player kept (`--root`, `--roots`): each is a link of the record's chain, so the record
+  is the history that was published up to it;
 - against what was published (a public book, the announcement files): the commitments tab, every
   public tab the game wrote at its end, the announcements tab, and each round's announcement file,
   cell by cell and line by line.
+
+`history` lists what the host did besides resolving: each redo, undo and edit of the state between
+rounds, with the host's reason, from the chain and the record.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +33,7 @@ import pandas as pd
 
 from sheets_host.backends import rows_from_frame, written_header
 from sheets_host.kit import cells
-from sheets_host.kit.commitment import ENCODINGS, KINDS, digest, root_text
+from sheets_host.kit.commitment import CHAINED, ENCODINGS, KINDS, digest, root_text
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.layout import keyed
 from . import commitments
@@ -129,8 +137,8 @@ def announcement_files(folder: Path) -> dict[int, str]:
     return out
 
 
-def verify(record: Mapping[str, Any], published: Published | None = None) -> list[Check]:
-    """Every check of `record`, in order (see the module)."""
+def verify(record: Mapping[str, Any], published: Published | None = None, kept: Sequence[str] = ()) -> list[Check]:
+    """Every check of `record`, in order (see the module); `kept`: roots a player kept."""
     try:  # a game, settings or data tab the game refuses (SchemaErrors), set up as the engine would
         start = Start.of(record)
         state = start.setup()
@@ -138,7 +146,8 @@ def verify(record: Mapping[str, Any], published: Published | None = None) -> lis
         return [Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])]
     game = start.game
     rows = list(record["commitments"])
-    checks = [_encodings(rows), _seed(record, rows)]
+    checks = [_encodings(rows), _seed(record, rows), _chain(start, rows)]
+    checks += [_kept(start, rows, root) for root in dict.fromkeys(kept)]
     replayed = []
     for round_record in record["rounds"]:
         number, name = round_record["round"], game.round_name(round_record["round"])
@@ -166,6 +175,118 @@ def verify(record: Mapping[str, Any], published: Published | None = None) -> lis
     if published is not None:
         checks += _against(record, start, rows, replayed, published)
     return checks
+
+
+def _named(start: Start, link: Mapping) -> str:
+    what = {"seed": "the seed commitment", "round": f"{start.game.round_name(link['round'])}'s root",
+            "undo": f"the undo of {start.game.round_name(link['round'])}"}[link["kind"]]
+    return f"{what} (attempt {link['attempt']})" if link["kind"] != "seed" else what
+
+
+def _chain(start: Start, rows: Sequence[Mapping]) -> Check:
+    """The chain (`commitments.links`): each root and undo commits to the link made before it and
+    supersedes only roots before it, and every root marked superseded is named by a later link, so
+    no root was taken out or put back unseen."""
+    check = Check("the chain: each root and undo commits to the link before it, from the seed, and names the roots "
+                  "it supersedes")
+    seen: list[str] = []
+    named: dict[str, str] = {}  # a superseded root -> the link that names it
+    for link in commitments.links(rows):
+        who = _named(start, link)
+        if link["kind"] == "seed":
+            if seen:
+                check.differences.append(f"{who} is not the chain's first link")
+            seen.append(link["commitment"])
+            continue
+        text = link.get("text") or ""
+        fields = _fields(text)
+        if link["encoding"] < CHAINED:
+            check.differences.append(f"{who}: of encoding {link['encoding']}, made before roots were chained: it "
+                                     "commits to nothing before it, so a root kept pins its round alone")
+        elif digest(text) != link["commitment"]:
+            check.differences.append(f"{who}: its text gives {digest(text)}, the commitment is {link['commitment']}")
+        else:
+            if fields.get("game") != start.game.name or fields.get("round") != link["round"]:
+                check.differences.append(f"{who}: its text is of {fields.get('game')!r}, round {fields.get('round')!r}")
+            previous = seen[-1] if seen else None
+            if fields.get("previous") != previous:
+                check.differences.append(f"{who} commits to {fields.get('previous')} as the link before it; the "
+                                         f"record's link before it is {previous}")
+            for old in fields.get("supersedes") or []:
+                if old not in seen:
+                    check.differences.append(f"{who} supersedes the root {old}, which the chain does not hold "
+                                             "before it (taken out of the record)")
+                named[old] = who
+        seen.append(link["commitment"])
+    for link in commitments.links(rows):
+        if link["kind"] == "round" and link.get("superseded") and link["commitment"] not in named \
+                and link["encoding"] >= CHAINED:
+            check.differences.append(f"{_named(start, link)} is marked superseded ({link['superseded']}), but no "
+                                     "later root or undo names it")
+        if link["kind"] == "round" and not link.get("superseded") and link["commitment"] in named:
+            check.differences.append(f"{_named(start, link)} is superseded by {named[link['commitment']]}, but the "
+                                     "record holds it as counting")
+    return check
+
+
+def _kept(start: Start, rows: Sequence[Mapping], root: str) -> Check:
+    """A root (or any commitment) a player kept is a link of the record's chain: the record is the
+    history that was published, up to it."""
+    found = next((r for r in rows if r["commitment"] == root), None)
+    if found is None:
+        return Check(f"the root you kept, {root}", [
+            "it is nowhere in the record: the record is not the history that was published when you kept it "
+            "(it was rewritten), or it is the record of another game"])
+    if found["kind"] not in commitments.LINKS:
+        return Check(f"the commitment you kept, {root}: {_named_any(start, found)}, in the record")
+    later = commitments.links(rows)[[r["commitment"] for r in commitments.links(rows)].index(root) + 1:]
+    tail = (f"; {len(later)} link(s) made after it" if later else "; the last link of the record")
+    state = f"superseded ({found['superseded']})" if found.get("superseded") else "counting"
+    return Check(f"the root you kept, {root}: {_named(start, found)}, {state}, in the record's chain{tail}")
+
+
+def _named_any(start: Start, row: Mapping) -> str:
+    what = commitments.WHAT[row["kind"]]
+    whose = f"{row['player']}'s " if row.get("player") else ""
+    return f"{whose}{what} of {commitments.round_label(start.game, row['round'])}"
+
+
+def kept_roots(text: str) -> list[str]:
+    """Every commitment (64 hex digits) in a text a player kept: saved posts, notes, a list.
+
+    >>> kept_roots("Round root: `" + "ab" * 32 + "` and " + "0" * 64 + ", not " + "1" * 63)
+    ['abababababababababababababababababababababababababababababababab', '0000000000000000000000000000000000000000000000000000000000000000']
+    """
+    return re.findall(r"(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])", text.lower())
+
+
+def history(record: Mapping[str, Any]) -> list[str]:
+    """What the host did besides resolving, in the order done: each redo and undo (from the chain)
+    and each edit of the state between rounds (the record's host inputs), with the host's reason."""
+    try:
+        game = Start.of(record).game
+    except (SheetsHostError, KeyError, TypeError, ValueError):
+        return []
+    rows = record["commitments"]
+    roots = {(r["round"], r["attempt"]): _fields(r.get("text") or "") for r in rows if r["kind"] == "round"}
+    out = []
+    for link in commitments.links(rows):
+        fields = _fields(link.get("text") or "")
+        reason = fields.get("reason") or "none given"
+        name = game.round_name(link["round"])
+        if link["kind"] == "undo":
+            out.append(f"{name} undone at {fields.get('undone at')}, withdrawing "
+                       f"{len(fields.get('supersedes') or [])} root(s); the host's reason: {reason}")
+        elif link["kind"] == "round" and fields.get("supersedes"):
+            out.append(f"{name} redone at {link['made at']} (attempt {link['attempt']}), superseding "
+                       f"{', '.join(fields['supersedes'])}; the host's reason: {reason}")
+    for round_record in record["rounds"]:
+        if round_record["host inputs"]:
+            reason = roots.get((round_record["round"], round_record["attempt"]), {}).get("reason") or "none given"
+            since = "the game was set up" if round_record["round"] == 1 else "the round before"
+            out.append(f"before {game.round_name(round_record['round'])}, the host changed the state since {since}: "
+                       f"tab(s) {', '.join(repr(t) for t in round_record['host inputs'])}; the host's reason: {reason}")
+    return out
 
 
 def _encodings(rows: Sequence[Mapping]) -> Check:
@@ -241,8 +362,11 @@ def _root(game: str, players: Sequence[str], rows: Sequence[Mapping], round_reco
     hosts, roots = (commitments.of_attempt(rows, number, attempt, kind) for kind in ("host", "round"))
     if not roots or not hosts:
         return ["no round root"]
+    # What links it (the link before, what it supersedes, the reason) is the chain's check.
+    linked = _fields(roots[-1].get("text") or "")
     again = digest(root_text(game, number, [(p, mine[p]["commitment"]) for p in players if p in mine],
-                             hosts[-1]["commitment"]))
+                             hosts[-1]["commitment"], linked.get("previous"), linked.get("supersedes") or (),
+                             linked.get("reason"), encoding=roots[-1]["encoding"]))
     if again == roots[-1]["commitment"]:
         return []
     return [f"the commitments in the record's seating order ({', '.join(players)}) give the root {again}; "

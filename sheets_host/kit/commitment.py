@@ -8,7 +8,9 @@ Each text but a round's root holds a fresh 128-bit salt, so a commitment says no
 commits to until its salt is revealed, and two equal submissions give unrelated commitments.
 
 An encoding never changes once released: a change is a new version, `ENCODINGS` keeps every
-version's, and a record names the one each commitment used.
+version's, and a record names the one each commitment used. Version 2 chains the game's **links**
+(its seed, each round's root, each undo): each commits to the link made before it (`previous`) and
+names the roots it supersedes, so one root a player kept pins the whole history before it.
 
 >>> text = canonical("submission", {"game": "g", "round": 1, "player": "Zoë", "rows": [], "salt": "00"})
 >>> text
@@ -29,17 +31,22 @@ from typing import Any
 from .cells import SubmitRow, typed_cells
 from .errors import SheetsHostError
 
-ENCODING = 1  # the encoding this version of the tool writes
-KINDS = ("seed", "submission", "host", "round")
+ENCODING = 1  # the encoding this version of the tool writes a seed's, a submission's and the host's in
+CHAINED = 2  # the encoding of a link: a round's root or an undo, chained to the link before it
+KINDS = ("seed", "submission", "host", "round", "undo")
+LINKS = ("seed", "round", "undo")  # the kinds the chain is made of, in the order made
 
 
-def _encode_v1(kind: str, fields: Mapping[str, Any]) -> str:
-    body = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return f"sheets-host/1 {kind} {body}"
+def _encoder(version: int) -> Callable[[str, Mapping[str, Any]], str]:
+    def encode(kind: str, fields: Mapping[str, Any]) -> str:
+        body = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+        return f"sheets-host/{version} {kind} {body}"
+    return encode
 
 
-# version -> the canonical text of (kind, fields). Never edit a released one: add a version.
-ENCODINGS: dict[int, Callable[[str, Mapping[str, Any]], str]] = {1: _encode_v1}
+# version -> the canonical text of (kind, fields). Never edit a released one: add a version. Version
+# 2 writes text as version 1 does; what changed is what a round's root holds, and the undo.
+ENCODINGS: dict[int, Callable[[str, Mapping[str, Any]], str]] = {1: _encoder(1), 2: _encoder(2)}
 
 
 def canonical(kind: str, fields: Mapping[str, Any], encoding: int = ENCODING) -> str:
@@ -120,8 +127,21 @@ def host_text(game: str, round_number: int, state: Mapping[str, Any], decisions:
 
 
 def root_text(game: str, round_number: int, players: Sequence[tuple[str, str]], host: str,
-              encoding: int = ENCODING) -> str:
-    """A round's root: every player's commitment in seating order, then the host's. One line a
-    player can keep from the announcement for the whole round."""
-    return canonical("round", {"game": game, "round": round_number, "players": [list(p) for p in players],
-                               "host": host}, encoding)
+              previous: str | None = None, supersedes: Sequence[str] = (), reason: str | None = None,
+              encoding: int = CHAINED) -> str:
+    """A round's root: every player's commitment in seating order, then the host's; in version 2
+    also the link before it (`previous`), the roots it supersedes (a redo's) and the host's
+    `reason` (for a redo, or an edit of the state since the round before). One line a player can
+    keep from the announcement that pins the round and everything before it."""
+    fields = {"game": game, "round": round_number, "players": [list(p) for p in players], "host": host}
+    if encoding >= CHAINED:
+        fields.update({"previous": previous, "supersedes": list(supersedes), "reason": reason})
+    return canonical("round", fields, encoding)
+
+
+def undo_text(game: str, round_number: int, previous: str, supersedes: Sequence[str], reason: str | None,
+              at: str) -> str:
+    """An undo of round `round_number` (and the rounds after it): the link before it and the roots
+    it withdraws, with the host's reason and when."""
+    return canonical("undo", {"game": game, "round": round_number, "previous": previous, "supersedes": list(supersedes),
+                              "reason": reason, "undone at": at}, CHAINED)
