@@ -39,7 +39,7 @@ from .history import attempt_digest
 from .host import (Clock, Session, frame, now_utc, open_session, parse_time, read_config, reindex, row_ref, stamp,
                    window_of)
 from .reading import Reading, nothing_due, parse, read_player, same_rows, typed_rows, unaccounted
-from .snapshots import SNAPSHOTS, snapshot_of, snapshot_rows, snapshot_tabs
+from .snapshots import SNAPSHOTS, edited_tabs, snapshot_of, snapshot_rows, snapshot_tabs, state_given
 from .status_tab import status_frame, status_layout
 
 
@@ -386,6 +386,7 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
             following = {"round": number + 1, "status": "open", "attempt": 0,
                          "deadline": stamp(deadline + timedelta(hours=hours)) if deadline and hours else None,
                          "opened at": record.get("frozen at") or stamp(clock())}
+        following["state given"] = state_given(game, new_state)  # what a host's edit is told against
         session.rounds.append(following)
     session.note(number, attempt, "redo" if redo else "resolve",
                  f"round {number} {'re-' if redo else ''}resolved" + (": the game is over" if over else ""))
@@ -402,8 +403,9 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
             extra = {"snapshots": frame(kept + added, SNAPSHOTS.header)}
         added = []
     submitted = commitments.of_attempt(committed + made, number, attempt, "submission")
+    edits = edited_tabs(game, state, record.get("state given"))
     made += commitments.of_round(game, number, attempt, state, fixed, session.config, record, submitted, stamp(clock()),
-                                 session.commit.salt_key, committed + made, replaced, reason)
+                                 session.commit.salt_key, committed + made, replaced, reason, edits)
     if redo:
         extra[commitments.COMMITMENTS.name] = commitments.host_frame(committed + made)
     text = commitments.announced(game, committed + made, number, state, new_state)
@@ -429,6 +431,10 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
     if redo and following is not None and following["attempt"]:
         note = (f"{game.round_name(following['round'])} stays {following['status']}, its submissions untouched: "
                 "`resolve` resolves it")
+    if edits and not reason:
+        note = " ".join(filter(None, (note, f"You changed the state tab(s) {', '.join(map(repr, edits))} since the "
+                                            "round before: the round's root and announcement say so, with no reason "
+                                            "(resolve --redo --reason TEXT would give one).")))
     folder = session.backend.output_dir()
     return ResolveReport(number, "redone" if redo else "resolved", dict(readings), text, [folder / f for f in files], over,
                          game.standings(new_state) if over else None, note, game.round_name(number))

@@ -35,7 +35,7 @@ from sheets_host.kit.commitment import (CHAINED, ENCODING, KINDS, LINKS, counted
                                         salt_for, seed_text, submission_text, undo_text)
 from sheets_host.kit.errors import SchemaError, SchemaErrors
 from sheets_host.kit.game import Game
-from sheets_host.kit.layout import TabLayout, lay_out, row_height
+from sheets_host.kit.layout import LINE_POINTS, ROW_PADDING, TabLayout, lay_out, row_height
 from sheets_host.kit.table import Column, TabSchema
 from .host import frame, stamp, window_of
 from .snapshots import CELL_PART, snapshot_of
@@ -165,17 +165,18 @@ def host_commitment(game: Game, round_number: int, state: Any, fixed: Mapping | 
 
 def of_round(game: Game, round_number: int, attempt: int, state: Any, fixed: Mapping | None, config: Mapping[str, Any],
              record: Mapping, submissions: Sequence[Mapping], at: str, key: str, earlier: Sequence[Mapping],
-             supersedes: Sequence[str] = (), reason: str | None = None) -> list[dict]:
+             supersedes: Sequence[str] = (), reason: str | None = None,
+             edits: Sequence[str] | None = None) -> list[dict]:
     """The host's commitment (its text: the host's decisions, as JSON) and the round's root, made
     at its resolve; `submissions` are the attempt's player commitments, in seating order; the root
-    commits to the last link of the `earlier` commitments, names the roots a redo `supersedes`,
-    and holds the host's `reason`."""
+    commits to the last link of the `earlier` commitments, names the roots a redo `supersedes`
+    and the state tabs the host `edits`, and holds the host's `reason`."""
     salt = salt_for(key, f"{round_number}/{attempt}/host")
     decided = decisions(game, config)
     host = _row(round_number, attempt, "host", salt, json.dumps(decided, sort_keys=True, ensure_ascii=False), at,
                 commitment=host_commitment(game, round_number, state, fixed, decided, record, salt))
     root = root_text(game.name, round_number, [(r["player"], r["commitment"]) for r in submissions], host["commitment"],
-                     last_link(earlier), supersedes, reason)
+                     last_link(earlier), supersedes, reason, edits)
     return [host, _row(round_number, attempt, "round", None, root, at)]
 
 
@@ -307,8 +308,11 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
     for old in replaced:
         why = earlier.get(old, {}).get("superseded") or "superseded"
         lines.append(f"It replaces the root `{old}` published before ({why}).")
-    if fields.get("reason"):
-        lines.append(f"The host's reason: {fields['reason']}")
+    if fields.get("edits"):
+        lines.append(f"The host changed the state since the round before: tab(s) "
+                     f"{', '.join(repr(t) for t in fields['edits'])}.")
+    if fields.get("reason") or fields.get("edits") or replaced:
+        lines.append(f"The host's reason: {fields.get('reason') or 'none given'}")
     seed = [r for r in rows if r["kind"] == "seed"]
     if round_number == 1 and seed:
         lines.append(f"Seed commitment, published when the game was made: `{seed[0]['commitment']}`")
@@ -335,9 +339,15 @@ def announced(game: Game, rows: Sequence[Mapping], round_number: int, before: An
     return f"{text.rstrip()}\n\n{lines}\n" if lines else text
 
 
+# A root's or an undo's text in the public tab: its first lines shown (a root of fifteen players
+# runs to thirty); the cell holds it whole, and copying a cell copies all of it.
+LINK_HEIGHT = 3 * LINE_POINTS + ROW_PADDING
+
+
 def layout(tab: pd.DataFrame) -> TabLayout:
     """A commitments tab: a commitment and a salt whole on one line, to be read and copied; a
-    committed text wrapped (copying a cell copies its text, not the lines it is shown in)."""
+    committed text wrapped (copying a cell copies its text, not the lines it is shown in), a
+    link's in its first lines."""
     laid = lay_out(tab, clipped=["commitment", "salt"])
     columns = tuple(replace(c, width=HASH_WIDTH) if name == "commitment" else c
                     for name, c in zip(tab.columns, laid.columns))
@@ -346,7 +356,11 @@ def layout(tab: pd.DataFrame) -> TabLayout:
         # JSON has few spaces: a program breaks its lines where it can, so they run shorter than
         # the column (LibreOffice's come to about four fifths of it).
         width = columns[list(tab.columns).index(TEXT)].width * 0.8
-        for r, text in enumerate(tab[TEXT], start=1):
+        kinds = tab["what"] if "what" in tab.columns else [None] * len(tab)
+        for r, (text, kind) in enumerate(zip(tab[TEXT], kinds), start=1):
+            if kind in (WHAT["round"], WHAT["undo"]):
+                heights[r] = LINK_HEIGHT
+                continue
             needed = row_height([(text, width)])
             if needed and needed > heights.get(r, 0):
                 heights[r] = needed

@@ -27,7 +27,7 @@ from .commitments import of_seed
 from .delivery import deliver, fresh_submits, settle_files
 from .host import (archive_header, BOOKS_HEADER, ENGINE_DEFAULTS, ENGINE_SETTINGS, Clock, Commit, Session, frame,
                    name_key, now_utc, parse_time, read_config, reindex, stamp)
-from .snapshots import SNAPSHOTS
+from .snapshots import SNAPSHOTS, state_given
 
 
 def template(game: Game) -> tuple[dict[str, pd.DataFrame], dict[str, str]]:
@@ -165,7 +165,8 @@ def _create_and_commit(backend: Backend, game: Game, players: Sequence[str], see
     deadline = parse_time(config["first deadline"], "config:first deadline")
     session = Session(backend, host, game, {}, config, players, emails, data, state,
                       [{"round": 1, "status": "open", "attempt": 0,
-                        "deadline": stamp(deadline) if deadline else None, "opened at": stamp(clock())}],
+                        "deadline": stamp(deadline) if deadline else None, "opened at": stamp(clock()),
+                        "state given": state_given(game, state)}],
                       clock=clock)
     session.note(0, 0, "new", f"{game.title} created for {', '.join(players)} with seed {seed}")
     commit(session, state, operation=Commit(1, "new", salt_key=key), commitments=[of_seed(game, seed, stamp(clock()), key)],

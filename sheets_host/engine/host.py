@@ -64,7 +64,10 @@ ROUNDS = TabSchema("rounds", (
                                            "alone: the next round's deadline follows this one"),
     Column("rows read", optional=True, doc="the archive rows the round was resolved with: how many and their "
                                            "fingerprint, whole, by row and by column, so an edit of them is "
-                                           "noticed and named (see the archive)")))
+                                           "noticed and named (see the archive)"),
+    Column("state given", optional=True, doc="a fingerprint of each state tab as the engine gave it to the round "
+                                             "(the setup, or the round before's resolve), so the host's edits of "
+                                             "the state are named in the round's root")))
 # What an attempt's rows were read for: by resolve from the submit tabs, by lock, a redo's copy,
 # or rows a command replaced in a submit tab (kept so that nothing a player typed is ever lost).
 USES = ("submitted", "locked", "corrected", "set aside")

@@ -5,6 +5,7 @@ and a history that only grows costs what a round added.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -66,6 +67,27 @@ def snapshot_of(game: Game, state: Any, fixed: Mapping | None = None) -> dict[st
     1's also keeps the settings and data it is resolved with (`fixed`)."""
     tabs = {tab: json.loads(json.dumps(records, sort_keys=True)) for tab, records in game.dump(state).items()}
     return tabs | ({FIXED: [json.loads(json.dumps(fixed, sort_keys=True))]} if fixed is not None else {})
+
+
+def state_given(game: Game, state: Any) -> str:
+    """The `state given` of the rounds tab: a fingerprint (16 hex digits) of each state tab as the
+    snapshot holds it, as JSON."""
+    return json.dumps({tab: hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()[:16]
+                       for tab, records in snapshot_of(game, state).items()}, sort_keys=True, separators=(",", ":"))
+
+
+def edited_tabs(game: Game, state: Any, given: object) -> list[str] | None:
+    """The state tabs the host changed since the engine gave the round its state (`given`, the
+    round's `state given`); None for a round whose rounds tab has none (made before it was kept),
+    or has it damaged."""
+    try:
+        then = json.loads(given) if isinstance(given, str) and given.strip() else None
+    except ValueError:
+        return None
+    if not isinstance(then, dict):
+        return None
+    now = json.loads(state_given(game, state))
+    return sorted(tab for tab in now.keys() | then.keys() if now.get(tab) != then.get(tab))
 
 
 def snapshot_rows(game: Game, state: Any, round_number: int, earlier: Mapping[int, Mapping[str, list]] = {},

@@ -366,10 +366,13 @@ def _root(game: str, players: Sequence[str], rows: Sequence[Mapping], round_reco
     linked = _fields(roots[-1].get("text") or "")
     again = digest(root_text(game, number, [(p, mine[p]["commitment"]) for p in players if p in mine],
                              hosts[-1]["commitment"], linked.get("previous"), linked.get("supersedes") or (),
-                             linked.get("reason"), encoding=roots[-1]["encoding"]))
+                             linked.get("reason"), linked.get("edits"), encoding=roots[-1]["encoding"]))
+    told = [] if linked.get("edits") is None or sorted(linked["edits"]) == sorted(round_record["host inputs"]) else [
+        f"the root says the host changed the state tab(s) {', '.join(map(repr, linked['edits'])) or 'none'} since the "
+        f"round before; played again from the record, they are {', '.join(map(repr, round_record['host inputs'])) or 'none'}"]
     if again == roots[-1]["commitment"]:
-        return []
-    return [f"the commitments in the record's seating order ({', '.join(players)}) give the root {again}; "
+        return told
+    return told + [f"the commitments in the record's seating order ({', '.join(players)}) give the root {again}; "
             f"the round root is {roots[-1]['commitment']}"]
 
 
@@ -379,7 +382,9 @@ def _root(game: str, players: Sequence[str], rows: Sequence[Mapping], round_reco
 def _against(record: Mapping, start: Start, rows: Sequence[Mapping], replayed: Sequence, published: Published) -> list[Check]:
     game = start.game
     out = []
-    if published.tabs is not None:
+    if published.tabs is not None and (other := _of_another_game(rows, published)):
+        out.append(other)
+    elif published.tabs is not None:
         out += _as_new(game, rows, published)
         tabs: dict[str, pd.DataFrame] = {commitments.PUBLIC_TAB: commitments.public_frame(game, rows)}
         if replayed and len(replayed) == len(record["rounds"]):
@@ -412,13 +417,29 @@ def _against(record: Mapping, start: Start, rows: Sequence[Mapping], replayed: S
     return out
 
 
-def _as_new(game, rows: Sequence[Mapping], published: Published) -> list[Check]:
-    """A public book saved before the record (mid-game) holds only the first of the record's
-    commitments: said once, before the tabs that differ for it, rather than left to read as tampering."""
+def _shown_commitments(published: Published) -> list[str]:
     tab = published.tabs.get(commitments.PUBLIC_TAB) if published.tabs else None
     if tab is None or "commitment" not in tab.columns:
         return []
-    shown = [cells.text(v) for v in tab["commitment"] if not cells.is_blank(v)]
+    return [cells.text(v) for v in tab["commitment"] if not cells.is_blank(v)]
+
+
+def _of_another_game(rows: Sequence[Mapping], published: Published) -> Check | None:
+    """A public book whose first commitment is not the record's seed commitment is another game's
+    (or this one made again): said once, instead of every cell that differs for that reason."""
+    shown = _shown_commitments(published)
+    seed = next((r["commitment"] for r in rows if r["kind"] == "seed"), None)
+    if not shown or seed is None or shown[0] == seed:
+        return None
+    return Check(f"{published.where}: tab 'commitments' is of the record's game", [
+        f"its first commitment, the seed's, is {shown[0]}; the record's is {seed}: it is the public book of another "
+        "game, or of this game made again with another seed, so none of its tabs is compared"], compared=1)
+
+
+def _as_new(game, rows: Sequence[Mapping], published: Published) -> list[Check]:
+    """A public book saved before the record (mid-game) holds only the first of the record's
+    commitments: said once, before the tabs that differ for it, rather than left to read as tampering."""
+    shown = _shown_commitments(published)
     made = [r["commitment"] for r in rows]
     if not shown or len(shown) >= len(made) or shown != made[:len(shown)]:
         return []

@@ -128,14 +128,16 @@ def host_text(game: str, round_number: int, state: Mapping[str, Any], decisions:
 
 def root_text(game: str, round_number: int, players: Sequence[tuple[str, str]], host: str,
               previous: str | None = None, supersedes: Sequence[str] = (), reason: str | None = None,
-              encoding: int = CHAINED) -> str:
+              edits: Sequence[str] | None = None, encoding: int = CHAINED) -> str:
     """A round's root: every player's commitment in seating order, then the host's; in version 2
-    also the link before it (`previous`), the roots it supersedes (a redo's) and the host's
-    `reason` (for a redo, or an edit of the state since the round before). One line a player can
-    keep from the announcement that pins the round and everything before it."""
+    also the link before it (`previous`), the roots it supersedes (a redo's), the state tabs the
+    host changed since the engine gave the round its state (`edits`; null where not known) and the
+    host's `reason`. One line a player can keep from the announcement that pins the round and
+    everything before it."""
     fields = {"game": game, "round": round_number, "players": [list(p) for p in players], "host": host}
     if encoding >= CHAINED:
-        fields.update({"previous": previous, "supersedes": list(supersedes), "reason": reason})
+        fields.update({"previous": previous, "supersedes": list(supersedes), "reason": reason,
+                       "edits": None if edits is None else list(edits)})
     return canonical("round", fields, encoding)
 
 

@@ -16,7 +16,7 @@ from sheets_host.cli.main import app
 from sheets_host.engine import commands as engine
 from sheets_host.engine.play import bot_names, bots_submit
 from sheets_host.engine.record import write_record
-from sheets_host.engine.verify import history, kept_roots, load_record, verify
+from sheets_host.engine.verify import Published, announcement_files, history, kept_roots, load_record, verify
 from sheets_host.kit.commitment import digest
 from sheets_host.kit.errors import SheetsHostError
 
@@ -122,12 +122,24 @@ def test_a_past_result_the_host_edited_between_rounds_is_listed_with_its_reason(
 
     _edit_host_tab(backend, "sales", move_a_sale)
     _round(backend, reason="a sale recorded under the wrong magician")
-    _round(backend)
+    told = (tmp_path / "announcements" / "round-02.md").read_text(encoding="utf-8")
+    assert "The host changed the state since the round before: tab(s) 'sales'.\nThe host's reason: a sale recorded " \
+           "under the wrong magician" in told
+    _edit_host_tab(backend, "sales", move_a_sale)
+    bots_submit(backend, engine.open_session(backend, fixed_clock), 5)
+    report = engine.resolve(backend, early=True, clock=fixed_clock)
+    assert "You changed the state tab(s) 'sales' since the round before" in report.note
+    assert "tab(s) 'sales'.\nThe host's reason: none given" in \
+        (tmp_path / "announcements" / "round-03.md").read_text(encoding="utf-8")
     write_record(backend, tmp_path / "record.json", clock=fixed_clock)
     record = load_record(tmp_path / "record.json")
     assert _failures(record) == []  # a host's edit is legitimate: it is committed, and said
     assert history(record) == ["before day 2, the host changed the state since the round before: tab(s) 'sales'; "
-                               "the host's reason: a sale recorded under the wrong magician"]
+                               "the host's reason: a sale recorded under the wrong magician",
+                               "before day 3, the host changed the state since the round before: tab(s) 'sales'; "
+                               "the host's reason: none given"]
+    quiet = next(r for r in record["commitments"] if r["kind"] == "round" and r["round"] == 1)
+    assert json.loads(quiet["text"].split(" ", 2)[2])["edits"] == []  # known, and none
 
 
 def _forged_from_an_edited_archive(source, folder: Path) -> XlsxBackend:
@@ -208,3 +220,18 @@ def test_a_reason_too_long_to_read_is_refused_before_anything_is_done(tmp_path):
     with pytest.raises(SheetsHostError, match="--reason is 501 characters long; give at most 500"):
         engine.resolve(backend, early=True, clock=fixed_clock, reason="x" * 501)
     assert engine.status(backend, fixed_clock).round == 1
+
+
+def test_a_public_book_of_another_game_is_named_once_not_cell_by_cell(tmp_path):
+    real, other = _game(tmp_path / "real", days=1), _game(tmp_path / "other", seed=6, days=1)
+    for backend in (real, other):
+        _round(backend)
+    write_record(real, tmp_path / "record.json", clock=fixed_clock)
+    record = load_record(tmp_path / "record.json")
+    folder = tmp_path / "other"
+    said = _failures(record) + [line for c in verify(record, Published(
+        other.book("public").read(), announcement_files(folder / "announcements"), "other")) for line in c.lines()
+        if not c.ok]
+    assert said[0] == "FAIL  other: tab 'commitments' is of the record's game"
+    assert "it is the public book of another game, or of this game made again with another seed" in said[1]
+    assert not any("tab '" in line and "as the record gives it" in line for line in said)
