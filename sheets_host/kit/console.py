@@ -15,6 +15,7 @@ its line. Machine output (`--json`) is printed as it is.
 from __future__ import annotations
 
 import math
+import re
 import sys
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -38,18 +39,23 @@ def columns(text: str) -> int:
 
 def wrapped(line: str, width: int = WIDTH) -> list[str]:
     """`line` cut at spaces into lines of at most `width` columns, each after the first indented two
-    more than it; a word longer than that stays whole on a line of its own.
+    more than it, or, after a label set off by two spaces or more (`ok    `, `FAIL  `), as far as
+    the text after it; a word longer than that stays whole on a line of its own.
 
     >>> wrapped("  error: the webhook file is missing", 20)
     ['  error: the webhook', '    file is missing']
     >>> wrapped("see /a/very/long/path/to/a/book.xlsx now", 12)
     ['see', '  /a/very/long/path/to/a/book.xlsx', '  now']
+    >>> wrapped("ok    the chain is whole from the seed", 20)
+    ['ok    the chain is', '      whole from the', '      seed']
     """
     if columns(line) <= width:
         return [line]
-    indent = line[:len(line) - len(line.lstrip(" "))]
-    first, *rest = _filled(line.split(), width - len(indent), width - len(indent) - 2)
-    return [indent + first, *(indent + "  " + part for part in rest)]
+    label = re.match(r" *\S+ {2,}", line)
+    lead = label.group(0) if label else line[:len(line) - len(line.lstrip(" "))]
+    hang = " " * len(lead) if label else lead + "  "
+    first, *rest = _filled(line[len(lead):].split(), width - len(lead), width - len(hang))
+    return [lead + first, *(hang + part for part in rest)]
 
 
 def _filled(words: Sequence[str], first: int, rest: int) -> list[str]:
