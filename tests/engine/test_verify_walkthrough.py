@@ -64,18 +64,19 @@ def words(text: str) -> str:
 def printed_as_shown(lines: list[str], printed: str) -> bool:
     """What the page shows is what was printed: each part between `...` lines, in order, whole
     (the first from the output's start, the last to its end)."""
-    parts = [words("\n".join(p)) for p in _split(lines)]
-    said = words(printed)
+    # Spaces around each part: a part matches whole words only.
+    parts = [(" " + words("\n".join(p)) + " ").replace("  ", " ") for p in _split(lines)]
+    said = f" {words(printed)} "
     if len(parts) == 1:
         return said == parts[0]
     if not (said.startswith(parts[0]) and said.endswith(parts[-1])):
         return False
-    at = len(parts[0])
+    at = len(parts[0]) - 1
     for part in parts[1:-1]:
         at = said.find(part, at)
         if at < 0:
             return False
-        at += len(part)
+        at += len(part) - 1
     return at <= len(said) - len(parts[-1])
 
 
@@ -137,6 +138,9 @@ def test_printed_as_shown_compares_whole_parts_in_order():
     assert printed_as_shown(["a", "...", "c", "...", "e"], "a b c d e")
     assert not printed_as_shown(["a", "...", "d", "...", "c"], "a b c d e")
     assert not printed_as_shown(["a", "...", "e"], "a b c d")
+    assert not printed_as_shown(["day 2", "..."], "day 20 resolved")
+    assert printed_as_shown(["a", "...", "b", "...", "c"], "a b c")
+    assert printed_as_shown(["a", "..."], "a")
 
 
 def a_game_with_a_redo_an_undo_and_an_edit(folder: Path) -> str:
