@@ -11,6 +11,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from sheets_host.backends.xlsx.backend import XlsxBackend
@@ -112,6 +113,7 @@ def rewrite_day_2(folder: Path) -> None:
     book.write({"archive": archive, "rounds": tabs["rounds"].assign(**{"rows read": None})})
 
 
+@pytest.mark.slow(22)
 def test_the_walkthrough_in_the_docs_is_what_the_tool_does(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sheets_host.engine.creation.new_salt", lambda: SALT_KEY)
@@ -171,6 +173,7 @@ def a_game_with_a_redo_an_undo_and_an_edit(folder: Path) -> str:
     return "\n\n".join(saved)
 
 
+@pytest.mark.slow(8)
 def test_the_verify_sample_in_the_docs_is_what_the_tool_prints(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sheets_host.engine.creation.new_salt", lambda: SALT_KEY)
