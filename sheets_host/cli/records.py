@@ -33,7 +33,7 @@ def record(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
 
 
 @friendly
-def verify(record_file: Optional[Path] = typer.Argument(None, metavar="[RECORD]", help="A game's record (`sheets-host "
+def verify(record_file: Optional[Path] = typer.Argument(None, metavar="RECORD", help="A game's record (`sheets-host "
                                                         "record`); or, during the game, --mine instead."),
            mine: Optional[str] = typer.Option(None, "--mine", metavar="BOOK", help="Your own book (players/NAME.xlsx, "
                                               "or its Google id or URL), during the game: its 'my commitments' "

@@ -171,9 +171,10 @@ def _own(game: Game | None, player: str | None, entry: Committed) -> list[str]:
         return [*out, f"{where}: its committed text is not a text sheets-host commits to: {e}"]
     if digest(entry.text) != entry.commitment:
         out.append(f"{where}: your committed text gives the commitment {digest(entry.text)}, but the row shows "
-                   f"{cells.quote(entry.commitment)}: the text is not what was committed, or the commitment is not")
-    said = {"kind": (kind, "submission"), "player": (entry.fields.get("player"), player),
-            "salt": (entry.fields.get("salt"), entry.salt)}
+                   f"{_shown(entry.commitment)}: the text is not what was committed, or the commitment is not")
+    said = {"kind": (kind, "submission"), "salt": (entry.fields.get("salt"), entry.salt)}
+    if player is not None:  # a book that does not say whose it is fails its own check
+        said["player"] = (entry.fields.get("player"), player)
     if game is not None:
         number = entry.fields.get("round")
         said["round"] = (round_label(game, number) if isinstance(number, int) else number, entry.round)
@@ -182,6 +183,11 @@ def _own(game: Game | None, player: str | None, entry: Committed) -> list[str]:
         if text_says != row_says:
             out.append(f"{where}: its text's {name} is {text_says!r}, where it should be {row_says!r}")
     return out
+
+
+def _shown(commitment: str) -> str:
+    """A commitment in a line: whole when it is one (64 digits), else quoted, and cut when long."""
+    return commitment if _HEX.fullmatch(commitment) else cells.quote(commitment)
 
 
 def rows_said(fields: Mapping[str, Any], book: Mapping[str, pd.DataFrame] = {}) -> str:
@@ -257,8 +263,8 @@ def public_rows(game: Game, tab: pd.DataFrame, check: Check, rounds: Sequence[An
                       "player": cells.text(values.get("player")) or None, "encoding": encoding,
                       "commitment": commitment, "superseded": cells.text(values.get("superseded")) or None,
                       "text": text})
-    numbers = [n for n in [*rounds, *(r["round"] for r in found)] if isinstance(n, int)]
-    labels = {round_label(game, n): n for n in range(max(numbers, default=0) + 2)}
+    numbers = [n for n in [*rounds, *(r["round"] for r in found)] if isinstance(n, int) and not isinstance(n, bool)]
+    labels = {round_label(game, n): n for n in {0, *numbers}}
     for r in found:
         if not isinstance(r["round"], int):
             r["round"] = labels.get(r["label"], 0)
@@ -330,12 +336,14 @@ def _in_root(game: Game | None, player: str | None, entry: Committed, roots: Seq
         return [f"{where}: its text cannot be read, so whether it holds your commitment cannot be told"]
     out = []
     if digest(text) != root["commitment"]:
-        out.append(f"{where}: its text gives {digest(text)}, but the root shown is {cells.quote(root['commitment'])}")
-    pairs = [p for p in fields.get("players") or [] if isinstance(p, list) and len(p) == 2]
+        out.append(f"{where}: its text gives {digest(text)}, but the root shown is {_shown(root['commitment'])}")
+    listed = fields.get("players")
+    pairs = [p for p in listed if isinstance(p, list) and len(p) == 2] if isinstance(listed, list) else []
     if [player, entry.commitment] not in pairs:
         theirs = [c for p, c in pairs if p == player]
-        out.append(f"{where} does not hold your commitment {entry.commitment}: "
-                   + (f"it holds {', '.join(map(str, theirs))} as yours" if theirs else "it holds none of yours"))
+        out.append(f"{where} does not hold your commitment {entry.commitment} (your book's row {entry.row}): "
+                   + (f"it holds {', '.join(map(str, theirs))} as yours" if theirs else "it holds none of yours")
+                   + f", so {entry.round} was not resolved from what your book shows")
     if game is not None and (fields.get("game"), fields.get("round")) != (game.name, entry.fields.get("round")):
         out.append(f"{where}: its text is of {fields.get('game')!r}, round {fields.get('round')!r}")
     return out

@@ -18,8 +18,8 @@ from sheets_host.cli.main import app
 from sheets_host.engine import commands as engine
 from sheets_host.engine.commitments import PRIVATE_TAB, PUBLIC_TAB, TEXT, private_frame
 from sheets_host.engine.mine import check_mine
-from sheets_host.engine.play import bot_names, bots_submit
-from sheets_host.games import get_game
+from sheets_host.engine.play import bot_names, bots_submit, host_types
+from sheets_host.games import get_game, names
 from sheets_host.kit.commitment import digest, submission_text
 
 from tests.conftest import fixed_clock
@@ -92,6 +92,27 @@ def test_a_clean_game_mid_way_passes_round_by_round_in_plain_words(played):
     assert "the game's chain is whole" in said
     alone = _mine(played, against=False)
     assert alone[-1] == "0" and any("checked against itself only" in line for line in alone)
+
+
+@pytest.mark.slow(20)
+@pytest.mark.parametrize("name", names())
+def test_every_players_book_checks_in_every_game_two_rounds_in(name, tmp_path):
+    """Each game's round names (the Academy's pregame), submit tabs (several, in some) and texts."""
+    game = get_game(name)
+    players = bot_names(game.min_players)
+    backend = XlsxBackend(tmp_path)
+    engine.new_game(backend, name, players, 3, clock=fixed_clock)
+    for _ in range(2):
+        session = engine.open_session(backend, fixed_clock)
+        if host_types(backend, session, 3):
+            session = engine.open_session(backend, fixed_clock)
+        bots_submit(backend, session, 3)
+        engine.resolve(backend, early=True, allow_empty=True, clock=fixed_clock)
+    public = _tabs(tmp_path / "public.xlsx")
+    for player in players:
+        checks = check_mine(_tabs(tmp_path / "players" / f"{player}.xlsx"), public)
+        assert [c.what for c in checks if not c.ok] == [], [c.lines() for c in checks if not c.ok]
+        assert [c.what.split(":")[0] for c in checks[2:-1]] == [game.round_name(n) for n in (1, 2)]
 
 
 def test_the_rows_said_are_the_rows_committed_in_the_submit_tab_s_order(played):
@@ -231,3 +252,41 @@ def test_any_single_character_changed_in_a_committed_text_or_commitment_is_caugh
     checks = check_mine({**mine, PRIVATE_TAB: tab}, public)
     failed = [c.what.split(":")[0].split(",")[0] for c in checks if not c.ok]
     assert failed == [tab.loc[row, "round"]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["mine", "public"]), st.integers(min_value=0), st.integers(min_value=0),
+       st.one_of(st.text(max_size=80), st.integers(), st.floats(), st.none(), st.booleans(),
+                 st.sampled_from(['sheets-host/2 round {"players":7}', 'sheets-host/2 round {"round":99999999999}',
+                                  "part 9 of 2", "before round 1", "round root", "submission"])))
+def test_any_cell_of_either_tab_damaged_fails_a_check_or_passes_never_raises(played, which, row, column, value):
+    mine = _tabs(played / "players" / f"{ME}.xlsx")
+    public = _tabs(played / "public.xlsx")
+    tabs, name = (mine, PRIVATE_TAB) if which == "mine" else (public, PUBLIC_TAB)
+    tab = tabs[name].copy().astype(object)
+    tab.iloc[row % len(tab), column % len(tab.columns)] = value
+    checks = check_mine({**mine, PRIVATE_TAB: tab} if which == "mine" else mine,
+                        {**public, PUBLIC_TAB: tab} if which == "public" else public)
+    assert checks and all(line for c in checks for line in c.lines())
+
+
+def test_verify_mine_reads_a_players_book_and_the_public_book_on_google(tmp_path, monkeypatch):
+    """A game hosted on Google Sheets: the player's book and the public book by their ids, read from
+    the fake Google APIs as from Google, one read each."""
+    from sheets_host.cli import records
+    from sheets_host.fakes.google import fake_backend
+
+    backend, fake = fake_backend()
+    session = engine.new_game(backend, GAME, PLAYERS, 5, clock=fixed_clock, settings={"days": 2})
+    host = session.host.ref
+    bots_submit(backend, engine.open_session(backend, fixed_clock), 5)
+    engine.resolve(fake_backend(host, fake=fake)[0], early=True, clock=fixed_clock)
+    opened = fake_backend(host, fake=fake)[0]
+    engine.open_session(opened, fixed_clock)
+    book, public = opened.book(f"player:{ME}").id, opened.book("public").id
+    monkeypatch.setattr(records, "open_where", lambda where, *a, **k: fake_backend(where, fake=fake)[0])
+    before = len(fake.requests)
+    out = CliRunner().invoke(app, ["verify", "--mine", book, "--against", public])
+    assert out.exit_code == 0, out.output
+    assert "day 1's root holds it" in " ".join(out.output.split()) and "every check passed" in out.output
+    assert [c.method for c in fake.requests[before:]] == ["GET", "GET"]
