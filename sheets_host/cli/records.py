@@ -33,7 +33,11 @@ def record(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
 
 
 @friendly
-def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A game's record (`sheets-host record`)."),
+def verify(record_file: Optional[Path] = typer.Argument(None, metavar="RECORD", help="A game's record (`sheets-host "
+                                                        "record`); or, during the game, --mine instead."),
+           mine: Optional[str] = typer.Option(None, "--mine", metavar="BOOK", help="Your own book (players/NAME.xlsx, "
+                                              "or its Google id or URL), during the game: its 'my commitments' "
+                                              "checked, and with --against, against the public book."),
            against: list[str] = typer.Option([], "--against", metavar="PUBLIC", help="What was published (repeatable): "
                                              "the public book (.xlsx), a game's folder (its public book and "
                                              "announcements), a folder of round-NN.md announcements, or the public "
@@ -47,12 +51,22 @@ def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A gam
     """Check a game's record, offline: the seed and every commitment recomputed, the chain of roots,
     the game played again from the record alone, the roots you kept found in it, and what that gives
     compared with what was published, cell by cell. One line a check, then every redo, undo and
-    host edit of the state; exits 1 when one fails.
+    host edit of the state; exits 1 when one fails. During the game, --mine BOOK checks your own
+    commitments instead: that each gives what your book shows and, with --against, that the public
+    book publishes it as yours, that the round's root holds it and that the chain is whole.
 
     Example: sheets-host verify wgm-record.json --root 675e7684... --against games/wgm/public.xlsx
+
+    Example: sheets-host verify --mine players/Ann.xlsx --against games/wgm/public.xlsx
     """
     from sheets_host.engine import verify as verifying
 
+    if (record_file is None) == (mine is None):
+        raise SheetsHostError("give a game's record (verify RECORD), or, during the game, your own book "
+                              "(verify --mine BOOK), not both" if mine else
+                              "give a game's record (verify RECORD) or your own book (verify --mine BOOK)")
+    if mine is not None:
+        return _verify_mine(verifying, mine, against, bool(root or roots), credentials, auth)
     checked = verifying.load_record(record_file)
     if checked.get("complete") is False:
         echo(f"the record was written before the game's end (record --force): it holds {len(checked['rounds'])} "
@@ -62,10 +76,7 @@ def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A gam
     failed = 0
     for n, published in enumerate(sources):
         checks = verifying.verify(checked, published, kept if n == 0 else ())
-        for check in checks:
-            failed += not check.ok
-            for line in check.lines():
-                echo(line, fg=None if check.ok else typer.colors.RED)
+        failed += _print(checks)
         if published is not None:
             echo(f"{published.where}: {verifying.compared(checks)}")
     if kept:
@@ -78,6 +89,37 @@ def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A gam
                                                     f"{len(done)} thing(s)"))
     for line in done:
         echo(f"  {line}")
+    _verdict(failed)
+
+
+def _verify_mine(verifying, book: str, against: list[str], kept: bool, credentials: Path | None, auth: Auth) -> None:
+    """`verify --mine`: a player's own commitments, during the game (`engine.mine`)."""
+    from sheets_host.engine.mine import check_mine
+
+    if kept:
+        raise SheetsHostError("--root and --roots look for roots in a game's record: give the record (verify RECORD "
+                              "--root ...), not --mine")
+    if len(against) > 1:
+        raise SheetsHostError("--mine checks your book against one public book: give --against once")
+    public = _published(verifying, against[0], credentials, auth) if against else None
+    checks = check_mine(_book(book, credentials, auth), public.tabs or {} if public else None,
+                        public.where if public else "")
+    failed = _print(checks)
+    if public is None:
+        echo("your book was checked against itself only: give the public book (--against PUBLIC) to check that "
+             "the host published your commitments and that each round's root holds yours")
+    _verdict(failed)
+
+
+def _print(checks) -> int:
+    """Each check's lines; how many failed."""
+    for check in checks:
+        for line in check.lines():
+            echo(line, fg=None if check.ok else typer.colors.RED)
+    return sum(not c.ok for c in checks)
+
+
+def _verdict(failed: int) -> None:
     echo(f"{failed} check(s) failed" if failed else "every check passed")
     if failed:
         raise typer.Exit(1)
@@ -105,16 +147,27 @@ def _published(verifying, where: str, credentials: Path | None, auth: Auth):
     from sheets_host.backends.xlsx.backend import XlsxBook
 
     path = Path(where)
-    if path.is_file():
-        return verifying.Published(XlsxBook(path, path.name).read(), {}, str(path))
     if path.is_dir():
         public = path / "public.xlsx"
         folder = path / "announcements" if (path / "announcements").is_dir() else path
         tabs = XlsxBook(public, public.name).read() if public.is_file() else None
         return verifying.Published(tabs, verifying.announcement_files(folder), str(path))
-    if not where.startswith("https://docs.google.com") and (path.suffix or "/" in where):  # a path mistyped
-        raise SheetsHostError(f"--against {where}: no such file or folder (a public book, a game's folder, a folder "
-                              "of announcements, or a Google spreadsheet's id or URL)")
+    return verifying.Published(_book(where, credentials, auth, "--against", "a public book, a game's folder, a "
+                                     "folder of announcements"), {}, where)
+
+
+def _book(where: str, credentials: Path | None, auth: Auth, option: str = "--mine",
+          forms: str = "your own book (players/NAME.xlsx)"):
+    """The tabs of one book: an .xlsx file, or a Google spreadsheet's id or URL (read as `verify`
+    reads a public spreadsheet: the player's own credentials open their own book)."""
+    from sheets_host.backends.xlsx.backend import XlsxBook
+
+    path = Path(where)
+    if path.is_file():
+        return XlsxBook(path, path.name).read()
+    if path.is_dir() or (not where.startswith("https://docs.google.com") and (path.suffix or "/" in where)):
+        raise SheetsHostError(f"{option} {where}: no such file{' or folder' * (option == '--against')} (give {forms}, "
+                              "or a Google spreadsheet's id or URL)")
     google = open_where(where, BackendName.gsheets, credentials, auth)
-    google.bind({"public": where})
-    return verifying.Published(google.book("public").read(), {}, where)
+    google.bind({"book": where})
+    return google.book("book").read()

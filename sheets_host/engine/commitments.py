@@ -59,6 +59,9 @@ HASH_WIDTH = 66  # characters: a commitment's 64 hex digits and a margin
 PUBLIC_TAB = "commitments"
 PRIVATE_TAB = "my commitments"
 TEXT = "committed text"
+PUBLIC_FIRST, PRIVATE_FIRST = "what these are", "how to check"  # each tab's first row
+TOO_LONG = "too long for a cell"
+PART_NOTE = "part {} of {}"  # a player's commitments tab: a row carrying the next part of the text above it
 WHAT = {"seed": "seed", "submission": "submission", "host": "host's inputs", "round": "round root", "undo": "undo"}
 
 
@@ -86,14 +89,28 @@ def read(tabs: Mapping[str, pd.DataFrame], players: Sequence[str]) -> list[dict]
     for pieces in rows:
         if pieces[0]["part"] is not None:
             pieces.sort(key=lambda p: p["part"])
-            if [p["part"] for p in pieces] != list(range(1, len(pieces) + 1)):
+            text = whole([(p["part"], p["text"]) for p in pieces])
+            if text is None:
                 errors.append(SchemaError(COMMITMENTS.name, pieces[0]["_row"], "part",
                                           ", ".join(str(p["part"]) for p in pieces),
                                           f"parts 1 to {len(pieces)} of one commitment's text, each once"))
-            pieces[0]["text"] = "".join(p["text"] or "" for p in pieces)
+            pieces[0]["text"] = text
     if errors:
         raise SchemaErrors(errors)
     return [{k: v for k, v in pieces[0].items() if k not in ("_row", "part")} for pieces in rows]
+
+
+def whole(pieces: Sequence[tuple[int, str | None]]) -> str | None:
+    """A text kept in parts (`parts`: each its number and text), whole again; None unless the parts
+    are numbered 1 to n, each once.
+
+    >>> whole([(2, "cd"), (1, "ab")]), whole([(1, "ab"), (3, "cd")])
+    ('abcd', None)
+    """
+    ordered = sorted(pieces, key=lambda p: p[0])
+    if [n for n, _ in ordered] != list(range(1, len(ordered) + 1)):
+        return None
+    return "".join(text or "" for _, text in ordered)
 
 
 def current(rows: Sequence[Mapping], round_number: int, kind: str | None = None) -> list[Mapping]:
@@ -258,7 +275,7 @@ def public_frame(game: Game, rows: Sequence[Mapping]) -> pd.DataFrame:
     """The public book's commitments tab: every commitment ever published, none taken away, each
     root's and undo's text (public: commitments, the link before it, what it supersedes, the
     host's reason), under a first row saying what they are and how to check one."""
-    return frame([{"round": "what these are", TEXT: PUBLIC_HOW},
+    return frame([{"round": PUBLIC_FIRST, TEXT: PUBLIC_HOW},
                   *({"round": round_label(game, r["round"]), "what": WHAT[r["kind"]], "player": r.get("player"),
                      "commitment": r["commitment"], "made at": r["made at"], "superseded": r.get("superseded"),
                      TEXT: r.get("text") if r["kind"] in ("round", "undo") else None} for r in rows)],
@@ -280,13 +297,13 @@ def private_frame(game: Game, rows: Sequence[Mapping], player: str) -> pd.DataFr
         if r["kind"] != "submission" or r.get("player") != player:
             continue
         first, *rest = parts(r.get("text"))
-        joined = (f"too long for a cell: the committed text is this row's and the {len(rest)} below, "
+        joined = (f"{TOO_LONG}: the committed text is this row's and the {len(rest)} below, "
                   "joined in order with nothing between") if rest else None
         mine.append({"round": round_label(game, r["round"]), "commitment": r["commitment"], "salt": r["salt"],
                      "made at": r["made at"], "note": "; ".join(n for n in (r.get("superseded"), joined) if n) or None,
                      TEXT: first})
-        mine += [{"note": f"part {n} of {len(rest) + 1}", TEXT: piece} for n, piece in enumerate(rest, start=2)]
-    return frame([{"round": "how to check", "note": HOW_TO_CHECK}, *mine],
+        mine += [{"note": PART_NOTE.format(n, len(rest) + 1), TEXT: piece} for n, piece in enumerate(rest, start=2)]
+    return frame([{"round": PRIVATE_FIRST, "note": HOW_TO_CHECK}, *mine],
                  ["round", "commitment", "salt", "made at", "note", TEXT])
 
 

@@ -35,6 +35,7 @@ from sheets_host.backends import rows_from_frame, written_header
 from sheets_host.kit import cells
 from sheets_host.kit.commitment import CHAINED, ENCODINGS, KINDS, digest, root_text
 from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.game import Game
 from sheets_host.kit.layout import keyed
 from . import commitments
 from .announcements_tab import announcements
@@ -146,7 +147,7 @@ def verify(record: Mapping[str, Any], published: Published | None = None, kept: 
         return [Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])]
     game = start.game
     rows = list(record["commitments"])
-    checks = [_encodings(rows), _seed(record, rows), _chain(start, rows)]
+    checks = [_encodings(rows), _seed(record, rows), chain(start.game, rows)]
     checks += [_kept(start, rows, root) for root in dict.fromkeys(kept)]
     replayed = []
     for round_record in record["rounds"]:
@@ -177,22 +178,25 @@ def verify(record: Mapping[str, Any], published: Published | None = None, kept: 
     return checks
 
 
-def _named(start: Start, link: Mapping) -> str:
-    what = {"seed": "the seed commitment", "round": f"{start.game.round_name(link['round'])}'s root",
-            "undo": f"the undo of {start.game.round_name(link['round'])}"}[link["kind"]]
-    return f"{what} (attempt {link['attempt']})" if link["kind"] != "seed" else what
+def _named(game: Game, link: Mapping) -> str:
+    """A link as a reader knows it: with its attempt where it is known (a record's; a public book's
+    links have none)."""
+    what = {"seed": "the seed commitment", "round": f"{game.round_name(link['round'])}'s root",
+            "undo": f"the undo of {game.round_name(link['round'])}"}[link["kind"]]
+    return f"{what} (attempt {link['attempt']})" if link["kind"] != "seed" and link.get("attempt") is not None else what
 
 
-def _chain(start: Start, rows: Sequence[Mapping]) -> Check:
+def chain(game: Game, rows: Sequence[Mapping]) -> Check:
     """The chain (`commitments.links`): each root and undo commits to the link made before it and
     supersedes only roots before it, and every root marked superseded is named by a later link, so
-    no root was taken out or put back unseen."""
+    no root was taken out or put back unseen. `rows` are a record's commitments, or a public
+    book's (`mine.public_rows`: no attempts)."""
     check = Check("the chain: each root and undo commits to the link before it, from the seed, and names the roots "
                   "it supersedes")
     seen: list[str] = []
     named: dict[str, str] = {}  # a superseded root -> the link that names it
     for link in commitments.links(rows):
-        who = _named(start, link)
+        who = _named(game, link)
         if link["kind"] == "seed":
             if seen:
                 check.differences.append(f"{who} is not the chain's first link")
@@ -206,7 +210,7 @@ def _chain(start: Start, rows: Sequence[Mapping]) -> Check:
         elif digest(text) != link["commitment"]:
             check.differences.append(f"{who}: its text gives {digest(text)}, the commitment is {link['commitment']}")
         else:
-            if fields.get("game") != start.game.name or fields.get("round") != link["round"]:
+            if fields.get("game") != game.name or fields.get("round") != link["round"]:
                 check.differences.append(f"{who}: its text is of {fields.get('game')!r}, round {fields.get('round')!r}")
             previous = seen[-1] if seen else None
             if fields.get("previous") != previous:
@@ -221,10 +225,10 @@ def _chain(start: Start, rows: Sequence[Mapping]) -> Check:
     for link in commitments.links(rows):
         if link["kind"] == "round" and link.get("superseded") and link["commitment"] not in named \
                 and link["encoding"] >= CHAINED:
-            check.differences.append(f"{_named(start, link)} is marked superseded ({link['superseded']}), but no "
+            check.differences.append(f"{_named(game, link)} is marked superseded ({link['superseded']}), but no "
                                      "later root or undo names it")
         if link["kind"] == "round" and not link.get("superseded") and link["commitment"] in named:
-            check.differences.append(f"{_named(start, link)} is superseded by {named[link['commitment']]}, but the "
+            check.differences.append(f"{_named(game, link)} is superseded by {named[link['commitment']]}, but the "
                                      "record holds it as counting")
     return check
 
@@ -242,7 +246,7 @@ def _kept(start: Start, rows: Sequence[Mapping], root: str) -> Check:
     later = commitments.links(rows)[[r["commitment"] for r in commitments.links(rows)].index(root) + 1:]
     tail = (f"; {len(later)} link(s) made after it" if later else "; the last link of the record")
     state = f"superseded ({found['superseded']})" if found.get("superseded") else "counting"
-    return Check(f"the root you kept, {root}: {_named(start, found)}, {state}, in the record's chain{tail}")
+    return Check(f"the root you kept, {root}: {_named(start.game, found)}, {state}, in the record's chain{tail}")
 
 
 def _named_any(start: Start, row: Mapping) -> str:

@@ -61,6 +61,38 @@ def canonical(kind: str, fields: Mapping[str, Any], encoding: int = ENCODING) ->
     return encode(kind, fields)
 
 
+def parsed(text: str) -> tuple[int, str, dict[str, Any]]:
+    """A canonical text's encoding, kind and fields; a ValueError saying, in a line, how a text is
+    not one (a cell a person or a program changed).
+
+    >>> parsed('sheets-host/1 seed {"game":"g","salt":"00","seed":7}')
+    (1, 'seed', {'game': 'g', 'salt': '00', 'seed': 7})
+    >>> parsed('sheets-host/1 seed {"seed": 7}')
+    Traceback (most recent call last):
+    ValueError: it is not written as the canonical encoding writes its JSON (keys sorted, no spaces)
+    """
+    if not text.isascii():
+        raise ValueError("it holds characters outside ASCII, which a canonical text writes as JSON escapes (\\u00eb)")
+    head, _, rest = text.partition(" ")
+    kind, _, body = rest.partition(" ")
+    version = head.removeprefix("sheets-host/")
+    if head == version or not version.isdigit() or int(version) not in ENCODINGS:
+        raise ValueError(f"it does not begin with sheets-host/ and an encoding this tool knows "
+                         f"({', '.join(map(str, ENCODINGS))})")
+    if kind not in KINDS:
+        raise ValueError(f"its kind is not one of {', '.join(KINDS)}")
+    try:
+        fields = json.loads(body)
+        again = canonical(kind, fields, int(version)) if isinstance(fields, dict) else None
+    except (ValueError, RecursionError):
+        raise ValueError("its JSON cannot be read") from None
+    if again is None:
+        raise ValueError("its JSON is not an object")
+    if again != text:
+        raise ValueError("it is not written as the canonical encoding writes its JSON (keys sorted, no spaces)")
+    return int(version), kind, fields
+
+
 def digest(text: str) -> str:
     """A canonical text's commitment: SHA-256 of its bytes (ASCII, no line ending), in hex."""
     return hashlib.sha256(text.encode("ascii")).hexdigest()
