@@ -204,7 +204,7 @@ def within_limit(groups: Sequence[Sequence[SubmitRow]], round_word: str = "round
     """One player's rows (in `groups`, read in order): each cell as far as `cell` UTF-16 units go,
     then the rows as far as `limit` units of text go: the cell that passes it is cut, the rest of its
     row and every later row are not read. The player is told where and why, by row (the log keeps
-    a row, and `commands.unread_at` reads it). A cell is counted as its text; a number, a date or a
+    a row, and `notes.unread_at` reads it). A cell is counted as its text; a number, a date or a
     tick as nothing (the game's columns bound them).
 
     >>> rows = [SubmitRow("Ada", n, ["a", "b"], {"a": "x" * 6, "b": 1}) for n in (2, 3, 4)]
