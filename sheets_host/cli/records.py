@@ -71,7 +71,7 @@ def verify(record_file: Optional[Path] = typer.Argument(None, metavar="RECORD", 
     if checked.get("complete") is False:
         echo(f"the record was written before the game's end (record --force): it holds {len(checked['rounds'])} "
              "round(s), and says nothing of what came after", fg=typer.colors.YELLOW)
-    kept = [_root(r) for r in root] + (_roots_file(verifying, roots) if roots else [])
+    kept = [_root(r) for r in root] + (_roots_file(roots) if roots else [])
     sources = [_published(verifying, where, credentials, auth) for where in against] or [None]
     failed = 0
     for n, published in enumerate(sources):
@@ -132,9 +132,11 @@ def _root(text: str) -> str:
     return root
 
 
-def _roots_file(verifying, path: Path) -> list[str]:
+def _roots_file(path: Path) -> list[str]:
+    from sheets_host.engine.chain import kept_roots
+
     try:
-        found = verifying.kept_roots(path.read_text(encoding="utf-8", errors="replace"))
+        found = kept_roots(path.read_text(encoding="utf-8", errors="replace"))
     except OSError as e:
         raise SheetsHostError(f"--roots {path}: cannot be read ({e.strerror})") from None
     if not found:

@@ -316,12 +316,12 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
         return ""
     root = roots[-1]
     lines = ["### Commitments", "", f"Round root: `{root['commitment']}`"]
-    fields = _fields(root.get("text"))
+    fields = fields_of(root.get("text"))
     earlier = {r["commitment"]: r for r in links(rows)}
     replaced = [*fields.get("supersedes", ())]
     before = earlier.get(fields.get("previous"))
     if before is not None and before["kind"] == "undo":  # resolved again after an undo: the undo withdrew them
-        replaced += _fields(before.get("text")).get("supersedes", ())
+        replaced += fields_of(before.get("text")).get("supersedes", ())
     for old in replaced:
         why = earlier.get(old, {}).get("superseded") or "superseded"
         lines.append(f"It replaces the root `{old}` published before ({why}).")
@@ -340,7 +340,7 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
     return "\n".join(lines)
 
 
-def _fields(text: str | None) -> dict:
+def fields_of(text: str | None) -> dict:
     """The JSON of a link's canonical text (none for a text of encoding 1 or none at all)."""
     try:
         value = json.loads((text or "").split(" ", 2)[2])

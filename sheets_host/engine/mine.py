@@ -5,10 +5,10 @@ them, its salt and the committed text (`commitments.private_frame`). From that b
 text is checked to give its commitment (SHA-256) and to be theirs, of that round, with that salt.
 With the public book's `commitments` tab (`commitments.public_frame`), each commitment is checked
 to be published as theirs, the round's root to hold it and to be what its text gives, and the
-chain of links to be whole from the seed (`verify.chain`). Nothing secret but the player's own is
+chain of links to be whole from the seed (`chain.chain`). Nothing secret but the player's own is
 needed, and the game need not be over.
 
-Pure: the books' tabs in, checks out (`verify.Check`). A cell a person or a program damaged (a
+Pure: the books' tabs in, checks out (`checks.Check`). A cell a person or a program damaged (a
 text that is not a canonical text, a commitment that is not 64 hex digits, a part missing) is a
 failed check naming its tab and row, never an exception: it is what the check is for.
 """
@@ -31,7 +31,8 @@ from sheets_host.kit.game import Game
 from .commitments import PART_NOTE, PRIVATE_TAB, PUBLIC_FIRST, PUBLIC_TAB, PRIVATE_FIRST, TEXT, TOO_LONG, WHAT, \
     round_label, whole
 from .delivery import mark_of
-from .verify import Check, chain
+from .chain import chain
+from .checks import Check
 
 _PART = re.compile(PART_NOTE.replace("{}", r"(\d+)"))
 _HEX = re.compile(r"[0-9a-f]{64}")

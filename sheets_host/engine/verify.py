@@ -8,7 +8,7 @@ Every check is one line, passed or failed; a failed one says exactly what differ
   player, salt); the game played again from the record alone (`replaying`) resolves the round
   from a state and host decisions that give the host's commitment; the commitments in seating
   order give the round's root; superseded commitments are checked as the others;
-- the chain: the seed, each root and each undo commit to the link before them, and every root
+- the chain (`chain.py`): the seed, each root and each undo commit to the link before them, and every root
   marked superseded is named by the later link that superseded it;
 - roots a player kept (`--root`, `--roots`): each is a link of the record's chain, so the record
   is the history that was published up to it;
@@ -23,7 +23,6 @@ rounds, with the host's reason, from the chain and the record.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,37 +32,17 @@ import pandas as pd
 
 from sheets_host.backends import rows_from_frame, written_header
 from sheets_host.kit import cells
-from sheets_host.kit.commitment import CHAINED, ENCODINGS, KINDS, digest, root_text
+from sheets_host.kit.commitment import ENCODINGS, KINDS, digest, root_text
 from sheets_host.kit.errors import SheetsHostError
-from sheets_host.kit.game import Game
 from sheets_host.kit.layout import keyed
 from . import commitments
 from .announcements_tab import announcements
 from .delivery import view_layouts
 from .history import fixed_inputs
 from .record import FORMAT, VERSION
-from .replaying import Start, body, play_round, submissions_of
-
-SHOWN = 8  # differences shown of one tab or file; the rest are counted
-
-
-@dataclass
-class Check:
-    """One check of the record: whether it passed, what it checked, and each difference found."""
-
-    what: str
-    differences: list[str] = field(default_factory=list)
-    compared: int = 0  # cells or lines compared with what was published (none for the record's own checks)
-
-    @property
-    def ok(self) -> bool:
-        return not self.differences
-
-    def lines(self) -> list[str]:
-        if self.ok:
-            return [f"ok    {self.what}"]
-        return [f"FAIL  {self.what}", *(f"        {d}" for d in self.differences)]
-
+from . import chain as chained
+from .checks import Check
+from .replaying import Start, play_round, submissions_of
 
 @dataclass
 class Published:
@@ -72,6 +51,9 @@ class Published:
     tabs: Mapping[str, pd.DataFrame] | None = None
     files: Mapping[int, str] = field(default_factory=dict)
     where: str = ""
+
+
+SHOWN = 8  # differences shown of one tab or file; the rest are counted
 
 
 def load_record(path: Path) -> dict[str, Any]:
@@ -147,8 +129,8 @@ def verify(record: Mapping[str, Any], published: Published | None = None, kept: 
         return [Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])]
     game = start.game
     rows = list(record["commitments"])
-    checks = [_encodings(rows), _seed(record, rows), chain(start.game, rows)]
-    checks += [_kept(start, rows, root) for root in dict.fromkeys(kept)]
+    checks = [_encodings(rows), _seed(record, rows), chained.chain(start.game, rows)]
+    checks += [chained.kept(start.game, rows, root) for root in dict.fromkeys(kept)]
     replayed = []
     for round_record in record["rounds"]:
         number, name = round_record["round"], game.round_name(round_record["round"])
@@ -178,119 +160,13 @@ def verify(record: Mapping[str, Any], published: Published | None = None, kept: 
     return checks
 
 
-def _named(game: Game, link: Mapping) -> str:
-    """A link as a reader knows it: with its attempt where it is known (a record's; a public book's
-    links have none)."""
-    what = {"seed": "the seed commitment", "round": f"{game.round_name(link['round'])}'s root",
-            "undo": f"the undo of {game.round_name(link['round'])}"}[link["kind"]]
-    return f"{what} (attempt {link['attempt']})" if link["kind"] != "seed" and link.get("attempt") is not None else what
-
-
-def chain(game: Game, rows: Sequence[Mapping]) -> Check:
-    """The chain (`commitments.links`): each root and undo commits to the link made before it and
-    supersedes only roots before it, and every root marked superseded is named by a later link, so
-    no root was taken out or put back unseen. `rows` are a record's commitments, or a public
-    book's (`mine.public_rows`: no attempts)."""
-    check = Check("the chain: each root and undo commits to the link before it, from the seed, and names the roots "
-                  "it supersedes")
-    seen: list[str] = []
-    named: dict[str, str] = {}  # a superseded root -> the link that names it
-    for link in commitments.links(rows):
-        who = _named(game, link)
-        if link["kind"] == "seed":
-            if seen:
-                check.differences.append(f"{who} is not the chain's first link")
-            seen.append(link["commitment"])
-            continue
-        text = link.get("text") or ""
-        fields = _fields(text)
-        if link["encoding"] < CHAINED:
-            check.differences.append(f"{who}: of encoding {link['encoding']}, made before roots were chained: it "
-                                     "commits to nothing before it, so a root kept pins its round alone")
-        elif digest(text) != link["commitment"]:
-            check.differences.append(f"{who}: its text gives {digest(text)}, the commitment is {link['commitment']}")
-        else:
-            if fields.get("game") != game.name or fields.get("round") != link["round"]:
-                check.differences.append(f"{who}: its text is of {fields.get('game')!r}, round {fields.get('round')!r}")
-            previous = seen[-1] if seen else None
-            if fields.get("previous") != previous:
-                check.differences.append(f"{who} commits to {fields.get('previous')} as the link before it; the "
-                                         f"record's link before it is {previous}")
-            for old in fields.get("supersedes") or []:
-                if old not in seen:
-                    check.differences.append(f"{who} supersedes the root {old}, which the chain does not hold "
-                                             "before it (taken out of the record)")
-                named[old] = who
-        seen.append(link["commitment"])
-    for link in commitments.links(rows):
-        if link["kind"] == "round" and link.get("superseded") and link["commitment"] not in named \
-                and link["encoding"] >= CHAINED:
-            check.differences.append(f"{_named(game, link)} is marked superseded ({link['superseded']}), but no "
-                                     "later root or undo names it")
-        if link["kind"] == "round" and not link.get("superseded") and link["commitment"] in named:
-            check.differences.append(f"{_named(game, link)} is superseded by {named[link['commitment']]}, but the "
-                                     "record holds it as counting")
-    return check
-
-
-def _kept(start: Start, rows: Sequence[Mapping], root: str) -> Check:
-    """A root (or any commitment) a player kept is a link of the record's chain: the record is the
-    history that was published, up to it."""
-    found = next((r for r in rows if r["commitment"] == root), None)
-    if found is None:
-        return Check(f"the root you kept, {root}", [
-            "it is nowhere in the record: the record is not the history that was published when you kept it "
-            "(it was rewritten), or it is the record of another game"])
-    if found["kind"] not in commitments.LINKS:
-        return Check(f"the commitment you kept, {root}: {_named_any(start, found)}, in the record")
-    later = commitments.links(rows)[[r["commitment"] for r in commitments.links(rows)].index(root) + 1:]
-    tail = (f"; {len(later)} link(s) made after it" if later else "; the last link of the record")
-    state = f"superseded ({found['superseded']})" if found.get("superseded") else "counting"
-    return Check(f"the root you kept, {root}: {_named(start.game, found)}, {state}, in the record's chain{tail}")
-
-
-def _named_any(start: Start, row: Mapping) -> str:
-    what = commitments.WHAT[row["kind"]]
-    whose = f"{row['player']}'s " if row.get("player") else ""
-    return f"{whose}{what} of {commitments.round_label(start.game, row['round'])}"
-
-
-def kept_roots(text: str) -> list[str]:
-    """Every commitment (64 hex digits) in a text a player kept: saved posts, notes, a list.
-
-    >>> kept_roots("Round root: `" + "ab" * 32 + "` and " + "0" * 64 + ", not " + "1" * 63)
-    ['abababababababababababababababababababababababababababababababab', '0000000000000000000000000000000000000000000000000000000000000000']
-    """
-    return re.findall(r"(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])", text.lower())
-
-
 def history(record: Mapping[str, Any]) -> list[str]:
-    """What the host did besides resolving, in the order done: each redo and undo (from the chain)
-    and each edit of the state between rounds (the record's host inputs), with the host's reason."""
+    """What the host did besides resolving (`chain.history`); nothing for a record of no game known."""
     try:
         game = Start.of(record).game
     except (SheetsHostError, KeyError, TypeError, ValueError):
         return []
-    rows = record["commitments"]
-    roots = {(r["round"], r["attempt"]): _fields(r.get("text") or "") for r in rows if r["kind"] == "round"}
-    out = []
-    for link in commitments.links(rows):
-        fields = _fields(link.get("text") or "")
-        reason = fields.get("reason") or "none given"
-        name = game.round_name(link["round"])
-        if link["kind"] == "undo":
-            out.append(f"{name} undone at {fields.get('undone at')}, withdrawing "
-                       f"{len(fields.get('supersedes') or [])} root(s); the host's reason: {reason}")
-        elif link["kind"] == "round" and fields.get("supersedes"):
-            out.append(f"{name} redone at {link['made at']} (attempt {link['attempt']}), superseding "
-                       f"{', '.join(fields['supersedes'])}; the host's reason: {reason}")
-    for round_record in record["rounds"]:
-        if round_record["host inputs"]:
-            reason = roots.get((round_record["round"], round_record["attempt"]), {}).get("reason") or "none given"
-            since = "the game was set up" if round_record["round"] == 1 else "the round before"
-            out.append(f"before {game.round_name(round_record['round'])}, the host changed the state since {since}: "
-                       f"tab(s) {', '.join(repr(t) for t in round_record['host inputs'])}; the host's reason: {reason}")
-    return out
+    return chained.history(game, record)
 
 
 def _encodings(rows: Sequence[Mapping]) -> Check:
@@ -309,21 +185,13 @@ def _seed(record: Mapping, rows: Sequence[Mapping]) -> Check:
     text = seed.get("text") or ""
     if digest(text) != seed["commitment"]:
         check.differences.append(f"its canonical text gives {digest(text)}, the commitment is {seed['commitment']}")
-    fields = _fields(text)
+    fields = commitments.fields_of(text)
     if fields.get("seed") != record["seed"] or fields.get("game") != record["game"]:
         check.differences.append(f"the record's game and seed are {record['game']!r} and {record['seed']!r}; "
                                  f"the commitment is to {fields.get('game')!r} and {fields.get('seed')!r}")
     if fields.get("salt") != seed.get("salt"):
         check.differences.append(f"the record's salt {seed.get('salt')!r} is not the one committed to")
     return check
-
-
-def _fields(text: str) -> dict:
-    try:
-        value = body(text)
-    except (IndexError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _submissions(game: str, rows: Sequence[Mapping]) -> list[str]:
@@ -334,7 +202,7 @@ def _submissions(game: str, rows: Sequence[Mapping]) -> list[str]:
         text = r.get("text") or ""
         if digest(text) != r["commitment"]:
             out.append(f"{who}: the record's text gives {digest(text)}, the commitment is {r['commitment']}")
-        fields = _fields(text)
+        fields = commitments.fields_of(text)
         expected = {"game": game, "round": r["round"], "player": r["player"], "salt": r.get("salt")}
         wrong = [k for k, v in expected.items() if fields.get(k) != v]
         if wrong:
@@ -367,7 +235,7 @@ def _root(game: str, players: Sequence[str], rows: Sequence[Mapping], round_reco
     if not roots or not hosts:
         return ["no round root"]
     # What links it (the link before, what it supersedes, the reason) is the chain's check.
-    linked = _fields(roots[-1].get("text") or "")
+    linked = commitments.fields_of(roots[-1].get("text") or "")
     again = digest(root_text(game, number, [(p, mine[p]["commitment"]) for p in players if p in mine],
                              hosts[-1]["commitment"], linked.get("previous"), linked.get("supersedes") or (),
                              linked.get("reason"), linked.get("edits"), encoding=roots[-1]["encoding"]))

@@ -16,7 +16,8 @@ from sheets_host.cli.main import app
 from sheets_host.engine import commands as engine
 from sheets_host.engine.play import bot_names, bots_submit
 from sheets_host.engine.record import write_record
-from sheets_host.engine.verify import Published, announcement_files, history, kept_roots, load_record, verify
+from sheets_host.engine.chain import kept_roots
+from sheets_host.engine.verify import Published, announcement_files, history, load_record, verify
 from sheets_host.kit.commitment import digest
 from sheets_host.kit.errors import SheetsHostError
 

@@ -65,7 +65,7 @@ def _mine(folder: Path, against: bool = True, player: str = ME) -> list[str]:
     out = CliRunner().invoke(app, args)
     assert "Traceback" not in out.output and out.exception is None or isinstance(out.exception, SystemExit), out.output
     # Each line as the check said it: a line wrapped to the terminal joined again, its spaces made one.
-    return [*(" ".join(line.split()) for line in re.sub(r"\n(  | {10})(?=\S)", " ", out.output).splitlines()),
+    return [*(" ".join(line.split()) for line in re.sub(r"\n(  | {6}| {10})(?=\S)", " ", out.output).splitlines()),
             str(out.exit_code)]
 
 
