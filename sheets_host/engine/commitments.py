@@ -318,17 +318,18 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
     lines = ["### Commitments", "", f"Round root: `{root['commitment']}`"]
     fields = fields_of(root.get("text"))
     earlier = {r["commitment"]: r for r in links(rows)}
-    replaced = [*fields.get("supersedes", ())]
+    redone = list(fields.get("supersedes") or ())
     before = earlier.get(fields.get("previous"))
-    if before is not None and before["kind"] == "undo":  # resolved again after an undo: the undo withdrew them
-        replaced += fields_of(before.get("text")).get("supersedes", ())
-    for old in replaced:
+    # Resolved again after an undo: the undo withdrew them, for its own reason, which its mark keeps.
+    undone = fields_of(before.get("text")).get("supersedes") or [] if before and before["kind"] == "undo" else []
+    for old in redone + undone:
         why = earlier.get(old, {}).get("superseded") or "superseded"
-        lines.append(f"It replaces the root `{old}` published before ({why}).")
+        # A redo's reason is this root's, said below once.
+        lines.append(f"It replaces the root `{old}` published before ({why.split(': ')[0] if old in redone else why}).")
     if fields.get("edits"):
         lines.append(f"The host changed the state since the round before: tab(s) "
                      f"{', '.join(repr(t) for t in fields['edits'])}.")
-    if fields.get("reason") or fields.get("edits") or replaced:
+    if fields.get("reason") or fields.get("edits") or redone:
         lines.append(f"The host's reason: {fields.get('reason') or 'none given'}")
     seed = [r for r in rows if r["kind"] == "seed"]
     if round_number == 1 and seed:
