@@ -299,13 +299,7 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
     root = roots[-1]
     lines = ["### Commitments", "", f"Round root: `{root['commitment']}`"]
     fields = _fields(root.get("text"))
-    earlier = {r["commitment"]: r for r in links(rows)}
-    replaced = [*fields.get("supersedes", ())]
-    before = earlier.get(fields.get("previous"))
-    if before is not None and before["kind"] == "undo":  # resolved again after an undo: the undo withdrew them
-        replaced += _fields(before.get("text")).get("supersedes", ())
-    for old in replaced:
-        why = earlier.get(old, {}).get("superseded") or "superseded"
+    for old, why in replaced(rows, root).items():
         lines.append(f"It replaces the root `{old}` published before ({why}).")
     if fields.get("reason"):
         lines.append(f"The host's reason: {fields['reason']}")
@@ -317,6 +311,24 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
                  "shows whether the host's record is the game published here; a root the record lacks means "
                  "the history was rewritten.")
     return "\n".join(lines)
+
+
+def replaced(rows: Sequence[Mapping], root: Mapping) -> dict[str, str]:
+    """The roots a round's `root` replaces (a redo's, or an undo's before it resolved the round
+    again), each with why it no longer counts."""
+    fields = _fields(root.get("text"))
+    earlier = {r["commitment"]: r for r in links(rows)}
+    old = [*fields.get("supersedes", ())]
+    before = earlier.get(fields.get("previous"))
+    if before is not None and before["kind"] == "undo":  # resolved again after an undo: the undo withdrew them
+        old += _fields(before.get("text")).get("supersedes", ())
+    return {r: earlier.get(r, {}).get("superseded") or "superseded" for r in old}
+
+
+def counted(text: str | None) -> list[dict]:
+    """The rows a submission's canonical text commits to (`commitment.counted_rows`'s form)."""
+    rows = _fields(text).get("rows")
+    return rows if isinstance(rows, list) else []
 
 
 def _fields(text: str | None) -> dict:
