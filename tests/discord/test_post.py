@@ -13,18 +13,11 @@ from sheets_host.discord import post as posting
 from sheets_host.discord.announce import Message
 from sheets_host.engine import commands as engine
 from sheets_host.engine.play import bots_submit
-from sheets_host.fakes.discord import FakeDiscord
 from sheets_host.kit.errors import SheetsHostError
 
 from tests.conftest import PLAYERS, fixed_clock
 
 SECRET = "s3cret-token"
-
-
-@pytest.fixture
-def fake():
-    with FakeDiscord() as server:
-        yield server
 
 
 def played(backend, rounds=1, seed=7):

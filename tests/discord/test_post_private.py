@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 from typer.testing import CliRunner
 
-from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.cli.main import app
 from sheets_host.discord import post as posting
 from sheets_host.engine import commands as engine
@@ -21,6 +19,7 @@ from sheets_host.kit.errors import SheetsHostError
 from sheets_host.watch.loop import Watch
 
 from tests.conftest import fixed_clock
+from tests.discord.conftest import copy_of, resolved_game
 
 PLAYERS = bot_names(6)  # the fewest the Academy takes
 DRAWN = ["Ada", "Blaise", "Dmitri", "Emmy", "Felix"]  # the players round 1 draws a private picture for
@@ -34,26 +33,12 @@ def token(player: str) -> str:
 @pytest.fixture(scope="module")
 def resolved(tmp_path_factory):
     """A festival played by bots through the pregame and round 1 (its Continuum draws the pictures)."""
-    folder = tmp_path_factory.mktemp("academy") / "game"
-    backend = XlsxBackend(folder)
-    engine.new_game(backend, "academy-of-witchcraft-arts", PLAYERS, 1, clock=fixed_clock)
-    for _ in range(2):
-        bots_submit(backend, engine.open_session(backend, fixed_clock), 5, messy=False)
-        engine.resolve(backend, early=True, clock=fixed_clock)
-    return folder
+    return resolved_game(tmp_path_factory.mktemp("academy") / "game", "academy-of-witchcraft-arts", PLAYERS, 1, 2, 5)
 
 
 @pytest.fixture
 def game(resolved, tmp_path):
-    folder = tmp_path / "game"
-    shutil.copytree(resolved, folder)
-    return XlsxBackend(folder)
-
-
-@pytest.fixture
-def fake():
-    with FakeDiscord() as server:
-        yield server
+    return copy_of(resolved, tmp_path)
 
 
 def webhook_of(fake: FakeDiscord, player: str) -> str:

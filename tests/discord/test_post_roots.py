@@ -12,15 +12,14 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.cli.main import app
 from sheets_host.discord import post as posting
 from sheets_host.engine import commands as engine
 from sheets_host.engine import commitments
 from sheets_host.engine.play import bots_submit
-from sheets_host.fakes.discord import FakeDiscord
 
 from tests.conftest import PLAYERS, fixed_clock
+from tests.discord.conftest import copy_of, resolved_game
 
 PUBLIC = ("1", "public-token")
 ROOT = re.compile(r"Round root: `([0-9a-f]{64})`")
@@ -29,25 +28,12 @@ ROOT = re.compile(r"Round root: `([0-9a-f]{64})`")
 @pytest.fixture(scope="module")
 def resolved(tmp_path_factory):
     """Wind Guide Me, round 1 resolved by bots."""
-    folder = tmp_path_factory.mktemp("wgm") / "game"
-    backend = XlsxBackend(folder)
-    engine.new_game(backend, "wind-guide-me", PLAYERS, 7, clock=fixed_clock)
-    bots_submit(backend, engine.open_session(backend, fixed_clock), 7, messy=False)
-    engine.resolve(backend, early=True, clock=fixed_clock)
-    return folder
+    return resolved_game(tmp_path_factory.mktemp("wgm") / "game", "wind-guide-me", PLAYERS, 7, 1, 7)
 
 
 @pytest.fixture
 def game(resolved, tmp_path):
-    folder = tmp_path / "game"
-    shutil.copytree(resolved, folder)
-    return XlsxBackend(folder)
-
-
-@pytest.fixture
-def fake():
-    with FakeDiscord() as server:
-        yield server
+    return copy_of(resolved, tmp_path)
 
 
 def channel(player: str) -> str:
