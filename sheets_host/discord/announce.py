@@ -41,7 +41,7 @@ CODE_ROWS = 25  # a longer table is a picture
 FENCE = "```"
 _ZWSP = "\u200b"  # an invisible space: "@\u200beveryone" pings nobody
 _MARKDOWN = re.compile(r"([\\*_~`|<>\[\]()#:-])")
-_INLINE = re.compile(r"([\\*_~`|\[\]<>])")  # what Discord renders inside a line
+_INLINE = re.compile(r"([\\*_~`|\[\]<>#])")  # what Discord renders inside a line, or at its start
 
 
 @dataclass(frozen=True)
@@ -121,13 +121,14 @@ def neutralise(text: str, names: Sequence[str]) -> str:
 
 
 def as_typed(text: str) -> str:
-    """What a player typed, shown as typed inside a line: no Markdown renders in it (a mention is
-    neutralised with the whole message).
+    """What a player typed, shown as typed inside a line: on one line (its line breaks as spaces,
+    so none starts a heading, a quote or a code block) and no Markdown renders in it (a mention
+    is neutralised with the whole message).
 
-    >>> as_typed("**x**")
-    '\\\\*\\\\*x\\\\*\\\\*'
+    >>> as_typed("**x**"), as_typed("a\\n# b")
+    ('\\\\*\\\\*x\\\\*\\\\*', 'a \\\\# b')
     """
-    return _INLINE.sub(r"\\\1", text)
+    return _INLINE.sub(r"\\\1", " ".join(text.split()))
 
 
 def split(text: str, limit: int = LIMIT) -> list[str]:
