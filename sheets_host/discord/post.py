@@ -54,6 +54,9 @@ WEBHOOK_ENV = "SHEETS_HOST_WEBHOOK"
 WEBHOOK_FILE = ".sheets-host-webhook"
 WEBHOOKS_ENV = "SHEETS_HOST_WEBHOOKS"  # the path of the players' webhooks file
 WEBHOOKS_FILE = ".sheets-host-webhooks"
+# The root of a public message posted before roots had messages of their own: the announcement
+# whole, its root at the end, so it is never edited nor deleted either.
+WHOLE = "with the announcement"
 # `player` is blank for the public messages; a tab written before private pictures were posted has
 # no such column, nor one written before roots had messages of their own a `root` column: an
 # optional column may be missing (`TabSchema.records`).
@@ -63,10 +66,8 @@ POSTS = TabSchema("posts", (Column("round", "int", lo=1), Column("player", optio
                   "Discord messages posted by `post` (kept so that posting again edits results and never posts a "
                   "root twice); player: blank for the public channel, else the player whose private channel has "
                   "it; root: the round root a commitments message or a receipt carries (never edited nor deleted), "
-                  "blank for results and pictures.")
-# The root of a public message posted before roots had messages of their own: the announcement
-# whole, its root at the end, so it is never edited nor deleted either.
-WHOLE = "with the announcement"
+                  f"'{WHOLE}' for an announcement posted whole before (kept as it is too), blank "
+                  "for results and pictures.")
 _ADDRESS = re.compile(r"^https?://[^/\s]+/api/(v\d+/)?webhooks/(\d+)/[\w.-]+/?$")
 
 
@@ -271,7 +272,7 @@ def post(backend: Backend, url: str | None, dry_run: bool = False, clock: Clock 
     with backend.hold("post"):
         session = open_session(backend, clock)
         report = planned(session)
-        number, receipts = report.round, report.receipts
+        number, receipts = report.round, report.receipts  # every player's: only those with a webhook get theirs
         addresses: dict[str, str] = {}
         report.receipts = {}
         if webhooks is not None:  # read before anything is sent: a bad line stops everything
@@ -325,12 +326,14 @@ class _Poster:
     def keep(self, player: str, url: str, root: str | None, wanted: Sequence[Message], done: dict[str, int]) -> None:
         """The messages carrying `root` in one channel: each part posted once, whatever its text
         says now, and never edited nor deleted, so no root once public is taken back."""
+        if root is None:  # a game made before commitments
+            return
         webhook = (webhook_id(url) or "") if player else ""
         for part, message in enumerate(wanted, 1):
             if (self.number, player, root, part) in self.records:
                 done["unchanged"] += 1
                 continue
-            self._sent(url, player, root or "", part, message, webhook, None)
+            self._sent(url, player, root, part, message, webhook, None)
             done["posted"] += 1
 
     def _sent(self, url: str, player: str, root: str, part: int, message: Message, webhook: str,

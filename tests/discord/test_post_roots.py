@@ -211,3 +211,7 @@ def test_an_old_posts_tab_keeps_its_messages_unedited(game, fake):
     kept = fake.messages[message_id]
     assert kept.content == old.content and kept.edits == 0 and not kept.deleted
     assert len(roots_posted(fake)) == 2
+    posts = host.read(["posts"])["posts"]
+    assert list(posts.loc[posts["message id"].astype(str) == message_id, "root"]) == [posting.WHOLE]
+    requests = len(fake.requests)
+    assert post(game, fake).done["posted"] == 0 and len(fake.requests) == requests  # and once only
