@@ -16,7 +16,9 @@ from sheets_host.cli.main import app
 from sheets_host.discord import post as posting
 from sheets_host.engine import commands as engine
 from sheets_host.engine import commitments
-from sheets_host.engine.play import bots_submit
+from sheets_host.backends.xlsx.backend import XlsxBackend
+from sheets_host.engine.play import bot_names, bots_submit
+from sheets_host.engine.record import write_record
 
 from tests.conftest import PLAYERS, fixed_clock
 from tests.discord.conftest import copy_of, resolved_game
@@ -215,3 +217,27 @@ def test_an_old_posts_tab_keeps_its_messages_unedited(game, fake):
     assert list(posts.loc[posts["message id"].astype(str) == message_id, "root"]) == [posting.WHOLE]
     requests = len(fake.requests)
     assert post(game, fake).done["posted"] == 0 and len(fake.requests) == requests  # and once only
+
+
+def test_what_a_player_saved_from_discord_verifies_against_the_record(tmp_path, fake):
+    """A player who saved every public post and their own receipts, a redo among them, finds each
+    root and their commitments in the record: `verify --roots` of the saved text passes."""
+    players = bot_names(5)
+    backend = XlsxBackend(tmp_path / "mm")
+    engine.new_game(backend, "magicians-market", players, 5, clock=fixed_clock, settings={"days": 2})
+    hooks = tmp_path / "hooks"
+    hooks.write_text("".join(f"{p} {fake.url(str(10 + k), f'secret-{k}')}\n" for k, p in enumerate(players)))
+    for redo in (False, True, False):
+        if not redo:
+            bots_submit(backend, engine.open_session(backend, fixed_clock), 5)
+        engine.resolve(backend, early=not redo, redo=redo, clock=fixed_clock)
+        posting.post(backend, fake.url(*PUBLIC), clock=fixed_clock, webhooks=hooks)
+    write_record(backend, tmp_path / "record.json", clock=fixed_clock)
+    saved = tmp_path / "saved.txt"
+    saved.write_text("\n".join(m.content for m in fake.posted() if m.webhook_id in (PUBLIC[0], "10")))
+    result = CliRunner().invoke(app, ["verify", str(tmp_path / "record.json"), "--roots", str(saved)])
+    out = " ".join(result.output.split())
+    assert result.exit_code == 0, out
+    assert len(roots_posted(fake)) == 3 and "FAIL" not in out
+    # The three roots (a redo's superseded one too) and the seed's; Ada's commitment of each.
+    assert out.count("ok the root you kept") == 4 and out.count("ok the commitment you kept") == 3
