@@ -8,6 +8,7 @@ commands that use them, so `sheets-host --help` imports none of them; game names
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Optional
 
@@ -148,11 +149,14 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
          dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; post nothing."),
          as_json: bool = typer.Option(False, "--json", help="With --dry-run: the messages as a JSON list."),
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
-    """Post the last resolved round's announcement and pictures through a Discord webhook, and
-    each player's private pictures through their own channel's webhook (a players' webhooks file).
+    """Post the last resolved round's announcement and pictures through a Discord webhook, then
+    its commitments (the round root) in a message of their own; and through each player's own
+    channel's webhook (a players' webhooks file) their private pictures and a receipt: their
+    submission's commitment and the round root, for them to keep.
 
-    Posting again (or after resolve --redo) edits the messages already posted instead of posting
-    twice: their ids are kept in the host book's posts tab.
+    Posting again (or after resolve --redo) edits the results already posted instead of posting
+    twice: their ids are kept in the host book's posts tab. A root is never edited nor deleted: a
+    redo's new root comes in a new message naming the one it replaces.
 
     Example: sheets-host post games/wgm --dry-run
     """
@@ -162,21 +166,23 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     url, webhooks = webhooks_for(where, webhook, private_webhooks, public=not dry_run,
                                  instead="add --dry-run to print the messages without posting them")
     report = posting.post(source, url, dry_run=dry_run, webhooks=webhooks)
+    planned = report.planned()
     if dry_run and as_json:  # a private message names its player: never its address
-        planned = [m.as_dict() for m in report.messages]
-        planned += [{"player": p, **m.as_dict()} for p, parts in report.private.items() for m in parts]
-        echo(json.dumps(planned, indent=2, ensure_ascii=False), wrap=False)
+        echo(json.dumps([{"player": p, **m.as_dict()} if p else m.as_dict() for p, m in planned],
+                        indent=2, ensure_ascii=False), wrap=False)
     elif dry_run:
-        for player, parts in {"": report.messages, **report.private}.items():
+        seen: Counter[str] = Counter()
+        for player, message in planned:
             whose = f"{player}'s private message" if player else "message"
-            for k, message in enumerate(parts, 1):
-                files = f" (pictures: {', '.join(f.name for f in message.files)})" if message.files else ""
-                echo(f"--- {whose} {k} of {len(parts)}, {len(message.content)} characters{files}")
-                echo(message.content)
+            seen[player] += 1
+            parts = sum(p == player for p, _ in planned)
+            files = f" (pictures: {', '.join(f.name for f in message.files)})" if message.files else ""
+            echo(f"--- {whose} {seen[player]} of {parts}, {len(message.content)} characters{files}")
+            echo(message.content)
     else:
         echo(f"{report.name} posted to {posting.shown(url)}: {report.said() or 'nothing to do'}.")
     if dry_run and report.unsent:
-        echo(f"no private webhook for {', '.join(report.unsent)}: their private pictures would not be posted",
+        echo(f"no private webhook for {', '.join(report.unsent)}: their private messages would not be posted",
              err=True)
 
 

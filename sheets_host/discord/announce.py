@@ -14,7 +14,10 @@ no pipe table, and refuses a message over 2,000 characters, so for Discord:
 - the text is split at line boundaries into numbered messages (a code block cut in two is closed
   and reopened), at most 10 pictures a message, each under Discord's 10 MiB;
 - a player's private pictures (`private_messages`) make messages of their own, for that player's
-  channel alone, neutralised the same way.
+  channel alone, neutralised the same way;
+- the round's commitments (its root, the roots it replaces) make messages of their own
+  (`root_messages`), which `post` never edits nor deletes, and so does each player's receipt of
+  their own commitment and the root (`receipt_messages`), for their channel alone.
 
 >>> [m.content for m in messages("## Day 1\\n\\n| good | price |\\n|---|---:|\\n| cape | 14 |", [], ["Ada"])]
 ['## Day 1\\n\\n```\\ngood  price\\ncape     14\\n```']
@@ -38,6 +41,7 @@ CODE_ROWS = 25  # a longer table is a picture
 FENCE = "```"
 _ZWSP = "\u200b"  # an invisible space: "@\u200beveryone" pings nobody
 _MARKDOWN = re.compile(r"([\\*_~`|<>\[\]()#:-])")
+_INLINE = re.compile(r"([\\*_~`|\[\]<>#])")  # what Discord renders inside a line, or at its start
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,17 @@ def neutralise(text: str, names: Sequence[str]) -> str:
             parts[k] = pattern.sub((lambda m: m.group(0).replace("`", "ˋ")) if in_code
                                    else (lambda m: _MARKDOWN.sub(r"\\\1", m.group(0))), part)
     return "".join(parts).replace("@", "@" + _ZWSP)
+
+
+def as_typed(text: str) -> str:
+    """What a player typed, shown as typed inside a line: on one line (its line breaks as spaces,
+    so none starts a heading, a quote or a code block) and no Markdown renders in it (a mention
+    is neutralised with the whole message).
+
+    >>> as_typed("**x**"), as_typed("a\\n# b")
+    ('\\\\*\\\\*x\\\\*\\\\*', 'a \\\\# b')
+    """
+    return _INLINE.sub(r"\\\1", " ".join(text.split()))
 
 
 def split(text: str, limit: int = LIMIT) -> list[str]:
@@ -220,3 +235,32 @@ def private_messages(game: Any, after: Any, number: int) -> dict[str, list[Messa
     return {player: _messages([f"**{heading}**: your private picture, {player}."], [],
                               [Attachment(f"round-{number:02d}-private.png", png)], names, None)
             for player, png in game.private_pictures(after).items()}
+
+
+def root_messages(game: Any, after: Any, number: int, lines: str) -> list[Message]:
+    """Round `number`'s commitments (`commitments.announcement_lines`: its root, the roots it
+    replaces and why) as messages of their own, headed by the game and the round."""
+    if not lines:
+        return []
+    heading, *rest = lines.split("\n")
+    return _messages([f"{heading}: {game.title}, {game.round_name(number)}", *rest], [], [], game.players(after), None)
+
+
+def receipt_messages(game: Any, number: int, player: str, commitment: str, rows: Sequence[dict], root: str,
+                     replaced: Sequence[str] = ()) -> list[Message]:
+    """A player's receipt for round `number`, for their channel alone: their submission's
+    `commitment`, the `rows` it commits to (`commitment.counted_rows`'s form) in plain words, the
+    round's `root` and the roots of the receipts it `replaced` (a redo)."""
+    def row(r: dict) -> str:
+        where = f"{r['tab']} row {r['row']}" if r.get("tab") else f"row {r['row']}"
+        return f"- {as_typed(where)}: " + "; ".join(f"{as_typed(k)} {as_typed(v)}" for k, v in r["cells"].items())
+    lines = [f"\U0001f50f **{game.title}, {game.round_name(number)}**: your commitment, {as_typed(player)}. "
+             "Keep this message.",
+             f"Your submission's commitment: `{commitment}`",
+             "It commits to what counted for you:", *(map(row, rows) if rows else ["- nothing: no row counted"]),
+             f"Round root: `{root}` (it holds every player's commitment; the public channel has it too).",
+             *(f"It replaces your receipt for the root `{old}` (the host resolved the round again)." for old in replaced),
+             "To check it: copy this round's committed text from your book's `my commitments` tab, then "
+             "`printf '%s' 'THE TEXT' | sha256sum` gives the commitment above. After the game, "
+             "`sheets-host verify RECORD --root ROOT` shows whether the host's record holds it."]
+    return _messages(lines, [], [], (), None)

@@ -2,10 +2,18 @@
 
 The messages are made from the host book alone (the state before the round, from its snapshot,
 and after it), so posting from another machine, again, or after `resolve --redo` sends the same
-thing. The host book's `posts` tab records each message Discord accepted (round, part, its id
-and a digest of what it holds): posting again leaves a message whose digest is unchanged alone,
-edits one that changed (a redo), posts one that is new and deletes one no longer needed. The
-record is written after each message, so a crash loses at most the message in flight.
+thing. The host book's `posts` tab records each message Discord accepted (round, player, root,
+part, its id and a digest of what it holds), written after each message, so a crash loses at most
+the message in flight. Two kinds of message:
+
+- the **results** (the announcement, the pictures): posting again leaves a message whose digest
+  is unchanged alone, edits one that changed (a redo), posts one that is new and deletes one no
+  longer needed;
+- the **commitments**: the round's root (and the roots it replaces) in messages of their own, and
+  each player's receipt (their submission's commitment and the root) in their channel. These are
+  keyed by the root they carry and never edited nor deleted: a root once public stays, and a redo's
+  new root comes in new messages naming the one it replaces. A player keeps them to check the
+  host's record after the game (`verify --root`).
 
 The webhook's address is a secret (whoever has it can post as the tool): it comes from
 `--webhook`, the SHEETS_HOST_WEBHOOK environment variable or a `.sheets-host-webhook` file (in the
@@ -40,18 +48,26 @@ from sheets_host.kit import cells
 from sheets_host.kit.errors import RoundError, SheetsHostError
 from sheets_host.kit.layout import lay_out_tab
 from sheets_host.kit.table import Column, TabSchema
-from .announce import Message, private_messages, round_messages
+from .announce import Message, private_messages, receipt_messages, root_messages, round_messages
 
 WEBHOOK_ENV = "SHEETS_HOST_WEBHOOK"
 WEBHOOK_FILE = ".sheets-host-webhook"
 WEBHOOKS_ENV = "SHEETS_HOST_WEBHOOKS"  # the path of the players' webhooks file
 WEBHOOKS_FILE = ".sheets-host-webhooks"
+# The root of a public message posted before roots had messages of their own: the announcement
+# whole, its root at the end, so it is never edited nor deleted either.
+WHOLE = "with the announcement"
 # `player` is blank for the public messages; a tab written before private pictures were posted has
-# no such column, and an optional column may be missing (`TabSchema.records`).
-POSTS = TabSchema("posts", (Column("round", "int", lo=1), Column("player", optional=True), Column("part", "int", lo=1),
+# no such column, nor one written before roots had messages of their own a `root` column: an
+# optional column may be missing (`TabSchema.records`).
+POSTS = TabSchema("posts", (Column("round", "int", lo=1), Column("player", optional=True),
+                            Column("root", optional=True), Column("part", "int", lo=1),
                             Column("message id"), Column("digest"), Column("posted at", optional=True)),
-                  "Discord messages posted by `post` (kept so that posting again edits them); player: "
-                  "blank for the public channel, else the player whose private channel has it.")
+                  "Discord messages posted by `post` (kept so that posting again edits results and never posts a "
+                  "root twice); player: blank for the public channel, else the player whose private channel has "
+                  "it; root: the round root a commitments message or a receipt carries (never edited nor deleted), "
+                  f"'{WHOLE}' for an announcement posted whole before (kept as it is too), blank "
+                  "for results and pictures.")
 _ADDRESS = re.compile(r"^https?://[^/\s]+/api/(v\d+/)?webhooks/(\d+)/[\w.-]+/?$")
 
 
@@ -181,17 +197,25 @@ def digest(message: Message, webhook: str = "") -> str:
     return h.hexdigest()[:16]
 
 
-def planned(session: Session) -> tuple[int, list[Message]]:
-    """The last resolved round and its messages, from the host book."""
+def planned(session: Session) -> PostReport:
+    """The last resolved round and its public messages (results, then its commitments), with its
+    root and each player's receipt, from the host book."""
     last = session.last_resolved
     if last is None:
         raise RoundError("no round has been resolved yet: there is nothing to post")
-    number = last["round"]
-    before = session.snapshot(number)
-    # As the announcement file says it, its round root included (`engine.commitments`).
-    text = commitments.announced(session.game, commitments.read(session.tabs, session.players), number, before,
-                                 session.state)
-    return number, round_messages(session.game, before, session.state, number, text)
+    number, game = last["round"], session.game
+    rows = commitments.read(session.tabs, session.players)
+    roots = commitments.current(rows, number, "round")
+    report = PostReport(number, game.round_name(number),
+                        round_messages(game, session.snapshot(number), session.state, number),
+                        root_messages(game, session.state, number, commitments.announcement_lines(rows, number)))
+    if roots:
+        root, replaced = roots[-1]["commitment"], commitments.replaced(rows, roots[-1])
+        report.root = root
+        report.receipts = {r["player"]: receipt_messages(game, number, r["player"], r["commitment"],
+                                                         commitments.counted(r.get("text")), root, replaced)
+                           for r in commitments.current(rows, number, "submission")}
+    return report
 
 
 def _counts() -> dict[str, int]:
@@ -204,30 +228,41 @@ def _counted(done: Mapping[str, int]) -> str:
 
 @dataclass
 class PostReport:
-    """What `post` planned and did. The private fields stay empty (and `private_done` None) without
+    """What `post` planned and did. The private fields stay empty (and their counts None) without
     a webhooks file: only the public channel is posted to then."""
 
     round: int
     name: str
-    messages: list[Message]
-    done: dict[str, int] = field(default_factory=_counts)
-    private: dict[str, list[Message]] = field(default_factory=dict)  # the players with a webhook
-    unsent: list[str] = field(default_factory=list)  # a private picture but no webhook
+    messages: list[Message]  # the results
+    roots: list[Message]  # the round's commitments (none in a game made before them)
+    root: str | None = None
+    done: dict[str, int] = field(default_factory=_counts)  # the public channel's, results and roots
+    private: dict[str, list[Message]] = field(default_factory=dict)  # pictures, for the players with a webhook
+    receipts: dict[str, list[Message]] = field(default_factory=dict)  # once posting: the players with a webhook
+    unsent: list[str] = field(default_factory=list)  # a picture or a receipt but no webhook
     private_done: dict[str, int] | None = None
+    receipts_done: dict[str, int] | None = None
+
+    def planned(self) -> list[tuple[str, Message]]:
+        """Every message, each with its player ("" for the public channel), in the order posted."""
+        public = [("", m) for m in [*self.messages, *self.roots]]
+        return public + [(p, m) for p in {**self.private, **self.receipts}
+                         for m in [*self.private.get(p, ()), *self.receipts.get(p, ())]]
 
     def said(self) -> str:
         """What was done, for a line: the public counts ('' when none), then the private ones and
-        the players whose picture has no webhook to go to (names only)."""
+        the players whose picture or receipt has no webhook to go to (names only)."""
         text = _counted(self.done)
-        if self.private_done is not None and any(self.private_done.values()):
-            text += f"{'; ' if text else ''}private pictures: {_counted(self.private_done)}"
+        for what, done in (("private pictures", self.private_done), ("receipts", self.receipts_done)):
+            if done is not None and any(done.values()):
+                text += f"{'; ' if text else ''}{what}: {_counted(done)}"
         if self.unsent:
             text += f"{'; ' if text else ''}no private webhook for {', '.join(self.unsent)}"
         return text
 
 
 Send = Callable[[str, Message | None, str | None], str | None]
-Key = tuple[int, str, int]  # a posts record's round, player ("" for the public channel) and part
+Key = tuple[int, str, str, int]  # a posts record's round, player ("" for the public channel), root ("" for results), part
 
 
 def post(backend: Backend, url: str | None, dry_run: bool = False, clock: Clock = now_utc,
@@ -236,21 +271,25 @@ def post(backend: Backend, url: str | None, dry_run: bool = False, clock: Clock 
     `webhooks` file each player's private pictures to their own webhook; see the module."""
     with backend.hold("post"):
         session = open_session(backend, clock)
-        number, wanted = planned(session)
-        report = PostReport(number, session.game.round_name(number), wanted)
+        report = planned(session)
+        number, receipts = report.round, report.receipts  # every player's: only those with a webhook get theirs
         addresses: dict[str, str] = {}
+        report.receipts = {}
         if webhooks is not None:  # read before anything is sent: a bad line stops everything
             addresses = private_webhooks(webhooks, session.players, url)
             pictures = private_messages(session.game, session.state, number)
             report.private = {p: m for p, m in pictures.items() if p in addresses}
-            report.unsent = [p for p in pictures if p not in addresses]
-            report.private_done = _counts()
+            report.receipts = {p: m for p, m in receipts.items() if p in addresses}
+            report.unsent = [p for p in session.players if (p in pictures or p in receipts) and p not in addresses]
+            report.private_done, report.receipts_done = _counts(), _counts()
         if dry_run:
             return report
         poster = _Poster(session, read_posts(session), number, send or send_to_discord, clock)
-        poster.sync("", url, wanted, report.done)
+        poster.sync("", url, report.messages, report.done)
+        poster.keep("", url, report.root, report.roots, report.done)
         for player, address in addresses.items():  # a player without a picture now: theirs are deleted
             poster.sync(player, address, report.private.get(player, []), report.private_done)
+            poster.keep(player, address, report.root, report.receipts.get(player, []), report.receipts_done)
         return report
 
 
@@ -266,36 +305,61 @@ class _Poster:
     clock: Clock
 
     def sync(self, player: str, url: str, wanted: Sequence[Message], done: dict[str, int]) -> None:
-        """The round's messages in one channel (`player` "" for the public one) become `wanted`:
+        """The round's results in one channel (`player` "" for the public one) become `wanted`:
         unchanged ones are left alone, changed ones edited, new ones posted, extra ones deleted."""
         number = self.number
         # A private message's digest holds its webhook: a player's address fixed in the file sends
         # it again through the new one (the edit's 404 posts it). The public one's stays as it was.
         webhook = (webhook_id(url) or "") if player else ""
         for part, message in enumerate(wanted, 1):
-            old = self.records.get((number, player, part))
+            old = self.records.get((number, player, "", part))
             if old is not None and old["digest"] == digest(message, webhook):
                 done["unchanged"] += 1
                 continue
-            message_id = self.send(url, message, old["message id"] if old else None)
+            self._sent(url, player, "", part, message, webhook, old)
             done["edited" if old else "posted"] += 1
-            self.records[number, player, part] = {"round": number, "player": player, "part": part,
-                                                  "message id": message_id, "digest": digest(message, webhook),
-                                                  "posted at": stamp(self.clock())}
-            write_posts(self.session, self.records)
-        for key in sorted(k for k in self.records if k[:2] == (number, player) and k[2] > len(wanted)):
+        for key in sorted(k for k in self.records if k[:3] == (number, player, "") and k[3] > len(wanted)):
             self.send(url, None, self.records.pop(key)["message id"])
             done["deleted"] += 1
             write_posts(self.session, self.records)
 
+    def keep(self, player: str, url: str, root: str | None, wanted: Sequence[Message], done: dict[str, int]) -> None:
+        """The messages carrying `root` in one channel: each part posted once, whatever its text
+        says now, and never edited nor deleted, so no root once public is taken back."""
+        if root is None:  # a game made before commitments
+            return
+        webhook = (webhook_id(url) or "") if player else ""
+        for part, message in enumerate(wanted, 1):
+            if (self.number, player, root, part) in self.records:
+                done["unchanged"] += 1
+                continue
+            self._sent(url, player, root, part, message, webhook, None)
+            done["posted"] += 1
+
+    def _sent(self, url: str, player: str, root: str, part: int, message: Message, webhook: str,
+              old: Mapping | None) -> None:
+        """Send `message` (an edit of `old`'s, if any) and record it before anything else is sent."""
+        message_id = self.send(url, message, old["message id"] if old else None)
+        self.records[self.number, player, root, part] = {
+            "round": self.number, "player": player, "root": root or None, "part": part, "message id": message_id,
+            "digest": digest(message, webhook), "posted at": stamp(self.clock())}
+        write_posts(self.session, self.records)
+
 
 def read_posts(session: Session) -> dict[Key, dict]:
-    """The posts tab's records by (round, player, part), player "" for the public channel."""
+    """The posts tab's records by (round, player, root, part), player "" for the public channel and
+    root "" for results. A public message recorded before the tab had a `root` column held the
+    announcement whole, its root included: its root reads as `WHOLE`, so it is kept as it is."""
     data = session.tabs.get("posts")
     if data is None or data.empty:
         return {}
-    records = [{**r, "player": cells.text(r["player"])} for r in POSTS.records(data)]
-    return {(r["round"], r["player"], r["part"]): r for r in records}
+    rooted = "root" in {cells.fold(cells.text(c)) for c in data.columns}
+    records = []
+    for r in POSTS.records(data):
+        player = cells.text(r["player"])
+        root = cells.text(r["root"]) if rooted else ("" if player else WHOLE)
+        records.append({**r, "player": player, "root": root or None})
+    return {(r["round"], r["player"], r["root"] or "", r["part"]): r for r in records}
 
 
 def write_posts(session: Session, records: Mapping[Key, dict]) -> None:

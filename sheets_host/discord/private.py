@@ -22,7 +22,6 @@ the state then, if it still differs from the last one sent.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -34,7 +33,7 @@ from sheets_host.engine.status_tab import verdict, when
 from sheets_host.kit import cells
 from sheets_host.kit.errors import BookError, SheetsHostError
 from sheets_host.kit.table import Column, TabSchema
-from .announce import LIMIT, Message, neutralise
+from .announce import LIMIT, Message, as_typed, neutralise
 from .post import Send, send_to_discord, private_webhooks
 
 PRIVATE = TabSchema("private messages", (Column("round", "int", lo=1), Column("player"), Column("kind"),
@@ -43,7 +42,6 @@ PRIVATE = TabSchema("private messages", (Column("round", "int", lo=1), Column("p
                     "a digest of what it said (a nudge's: its reminder and a digest).")
 RECEIPT_MINUTES = 1.0  # the config's `receipt minutes` when blank
 PROBLEMS = 10  # problems a message lists; the status tab has them all
-_INLINE = re.compile(r"([\\*_~`|\[\]<>])")  # what Discord renders inside a line
 
 
 def _plain(text: str) -> str:
@@ -52,7 +50,7 @@ def _plain(text: str) -> str:
     >>> _plain("'**x**' is not @here")
     "'\\\\*\\\\*x\\\\*\\\\*' is not @\\u200bhere"
     """
-    return neutralise(_INLINE.sub(r"\\\1", text), ())
+    return neutralise(as_typed(text), ())
 
 
 def _heading(session: Session, number: int) -> str:

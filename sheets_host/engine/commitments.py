@@ -317,13 +317,8 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
     root = roots[-1]
     lines = ["### Commitments", "", f"Round root: `{root['commitment']}`"]
     fields = fields_of(root.get("text"))
-    earlier = {r["commitment"]: r for r in links(rows)}
     redone = list(fields.get("supersedes") or ())
-    before = earlier.get(fields.get("previous"))
-    # Resolved again after an undo: the undo withdrew them, for its own reason, which its mark keeps.
-    undone = fields_of(before.get("text")).get("supersedes") or [] if before and before["kind"] == "undo" else []
-    for old in redone + undone:
-        why = earlier.get(old, {}).get("superseded") or "superseded"
+    for old, why in replaced(rows, root).items():
         # A redo's reason is this root's, said below once.
         lines.append(f"It replaces the root `{old}` published before ({why.split(': ')[0] if old in redone else why}).")
     if fields.get("edits"):
@@ -339,6 +334,24 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
                  "shows whether the host's record is the game published here; a root the record lacks means "
                  "the history was rewritten.")
     return "\n".join(lines)
+
+
+def replaced(rows: Sequence[Mapping], root: Mapping) -> dict[str, str]:
+    """The roots a round's `root` replaces (a redo's, or an undo's before it resolved the round
+    again: the undo withdrew them), each with why it no longer counts."""
+    fields = fields_of(root.get("text"))
+    earlier = {r["commitment"]: r for r in links(rows)}
+    old = list(fields.get("supersedes") or ())
+    before = earlier.get(fields.get("previous"))
+    if before is not None and before["kind"] == "undo":
+        old += fields_of(before.get("text")).get("supersedes") or []
+    return {r: earlier.get(r, {}).get("superseded") or "superseded" for r in old}
+
+
+def counted(text: str | None) -> list[dict]:
+    """The rows a submission's canonical text commits to (`commitment.counted_rows`'s form)."""
+    rows = fields_of(text).get("rows")
+    return rows if isinstance(rows, list) else []
 
 
 def fields_of(text: str | None) -> dict:

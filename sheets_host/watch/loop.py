@@ -3,8 +3,9 @@
 One pass reads the host book and does what is due, in this order:
 
 1. **post** the last resolved round to Discord, if this resolution of it is not posted yet (a
-   redo or an undo and resolve makes a new one, and `post` edits the messages in place), with
-   each player's private pictures when a players' webhooks file is given;
+   redo or an undo and resolve makes a new one, and `post` edits the results in place and posts
+   its new root in a new message), with each player's private pictures and receipt when a players'
+   webhooks file is given;
 2. **stop** when the game is over;
 3. **close** the open round when it is due: `lock`, then `resolve`. It is due at its deadline (the
    `rounds` tab), or, in a game with time controls, once no player can still change what counts

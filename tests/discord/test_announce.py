@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from sheets_host.discord.announce import FENCE, FILES, LIMIT, Attachment, messages, neutralise, round_messages, split
+from sheets_host.discord.announce import (FENCE, FILES, LIMIT, Attachment, messages, neutralise, receipt_messages,
+                                         round_messages, split)
 from sheets_host.engine.play import bot_names, bot_states, bots, default_settings
 from sheets_host.games import get_game, names
 
@@ -142,3 +143,23 @@ def test_the_final_standings_picture_shows_a_column_of_numbers_in_one_format(mon
     (header, rows), = drawn
     scores = [row[header.index("score")] for row in rows]
     assert scores and all(re.fullmatch(r"-?\d+\.\d\d", s) for s in scores), scores
+
+
+# Cells as typed: mostly what Discord reads as Markdown, with line breaks; long enough to be cut.
+typed = st.text(st.sampled_from("ab #>\n`@*_-|~\t\u00eb"), min_size=1, max_size=400)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(typed, typed), max_size=40), st.sampled_from(ODD + ["Ann"]))
+def test_a_receipt_shows_what_was_typed_as_typed_within_the_limit(cells, player):
+    """What a player typed, in their receipt, breaks no formatting and pings nobody: no line of it
+    starts a heading, a quote or a code block, each message fits Discord, and the commitment (on
+    the first message) and the root are whole."""
+    rows = [{"row": k, "cells": {column: value}} for k, (column, value) in enumerate(cells, 2)]
+    game = get_game("wind-guide-me")
+    found = receipt_messages(game, 1, player, "c" * 64, rows, "r" * 64, {"o" * 64: "redone"})
+    assert f"`{'c' * 64}`" in found[0].content and any(f"`{'r' * 64}`" in m.content for m in found)
+    for message in found:
+        assert len(message.content) <= LIMIT and FENCE not in message.content
+        assert not re.search("@(?!\u200b)", message.content)
+        assert not any(re.match(r"\s*(#|>|```)", line) for line in message.content.split("\n"))

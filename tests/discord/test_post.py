@@ -13,18 +13,11 @@ from sheets_host.discord import post as posting
 from sheets_host.discord.announce import Message
 from sheets_host.engine import commands as engine
 from sheets_host.engine.play import bots_submit
-from sheets_host.fakes.discord import FakeDiscord
 from sheets_host.kit.errors import SheetsHostError
 
 from tests.conftest import PLAYERS, fixed_clock
 
 SECRET = "s3cret-token"
-
-
-@pytest.fixture
-def fake():
-    with FakeDiscord() as server:
-        yield server
 
 
 def played(backend, rounds=1, seed=7):
@@ -74,16 +67,16 @@ def test_a_round_undone_and_resolved_otherwise_edits_its_messages(folder_backend
     assert after != before
 
 
-def test_a_redo_that_changes_nothing_edits_only_the_message_with_the_new_commitments(folder_backend, fake):
-    """A redo publishes new commitments (issue 28): the message that holds them, the last, is
-    edited; the others, whose results are the same, are left alone."""
+def test_a_redo_that_changes_nothing_posts_only_a_message_with_the_new_commitments(folder_backend, fake):
+    """A redo publishes new commitments (issue 28): they come in a new message (issue 35: the
+    first root's stays as it was); the results, the same, are left alone."""
     played(folder_backend)
     url = fake.url()
     post(folder_backend, url)
     engine.resolve(folder_backend, redo=True, clock=fixed_clock)
     report = post(folder_backend, url)
-    assert report.done["edited"] == 1 and report.done["unchanged"] == len(fake.posted()) - 1
-    assert "Round root" in fake.posted()[-1].content
+    assert report.done == {"posted": 1, "edited": 0, "unchanged": len(fake.posted()) - 2, "deleted": 0}
+    assert "Round root" in fake.posted()[-1].content and "It replaces the root" in fake.posted()[-1].content
 
 
 def test_a_rate_limit_is_waited_out(folder_backend, fake):
@@ -110,12 +103,13 @@ def test_a_crash_after_the_first_message_posts_only_the_rest_on_the_next_run(fol
         post(folder_backend, fake.url(), send=failing)
     assert [m.content for m in fake.posted()] == ["part 1"]
     report = post(folder_backend, fake.url())
-    assert report.done == {"posted": 2, "edited": 0, "unchanged": 1, "deleted": 0}
-    assert [m.content for m in fake.posted()] == ["part 1", "part 2", "part 3"]
-    # Fewer parts now (a redo with a shorter announcement): the extra messages go.
+    assert report.done == {"posted": 3, "edited": 0, "unchanged": 1, "deleted": 0}  # two parts and the root's
+    assert [m.content for m in fake.posted()][:3] == ["part 1", "part 2", "part 3"]
+    assert "Round root" in fake.posted()[3].content
+    # Fewer parts now (a redo with a shorter announcement): the extra messages go, the root's stays.
     monkeypatch.setattr(posting, "round_messages", lambda *a: parts[:1])
     assert post(folder_backend, fake.url()).done["deleted"] == 2
-    assert [m.content for m in fake.posted()] == ["part 1"]
+    assert [m.content for m in fake.posted()][:1] == ["part 1"] and "Round root" in fake.posted()[1].content
 
 
 def test_a_message_deleted_in_discord_is_posted_again(folder_backend, fake):
@@ -163,7 +157,7 @@ def test_dry_run_prints_the_messages_and_posts_nothing(tmp_path, fake):
     assert data and set(data[0]) == {"content", "files"} and data[0]["content"].startswith("## Wind Guide Me")
     assert any(name.endswith(".png") for m in data for name in m["files"]) and not fake.requests
     result = CliRunner().invoke(app, ["post", str(tmp_path), "--webhook", fake.url("9", SECRET)])
-    assert result.exit_code == 0 and "posted to webhook 9: 1 posted" in result.output, result.output
+    assert result.exit_code == 0 and "posted to webhook 9: 2 posted" in result.output, result.output
     assert SECRET not in result.output
 
 

@@ -5,12 +5,11 @@ for each Elemental Continuum participant (5 of the 6; Cora plays none)."""
 from __future__ import annotations
 
 import json
-import shutil
+import re
 
 import pytest
 from typer.testing import CliRunner
 
-from sheets_host.backends.xlsx.backend import XlsxBackend
 from sheets_host.cli.main import app
 from sheets_host.discord import post as posting
 from sheets_host.engine import commands as engine
@@ -20,6 +19,7 @@ from sheets_host.kit.errors import SheetsHostError
 from sheets_host.watch.loop import Watch
 
 from tests.conftest import fixed_clock
+from tests.discord.conftest import copy_of, resolved_game
 
 PLAYERS = bot_names(6)  # the fewest the Academy takes
 DRAWN = ["Ada", "Blaise", "Dmitri", "Emmy", "Felix"]  # the players round 1 draws a private picture for
@@ -33,26 +33,12 @@ def token(player: str) -> str:
 @pytest.fixture(scope="module")
 def resolved(tmp_path_factory):
     """A festival played by bots through the pregame and round 1 (its Continuum draws the pictures)."""
-    folder = tmp_path_factory.mktemp("academy") / "game"
-    backend = XlsxBackend(folder)
-    engine.new_game(backend, "academy-of-witchcraft-arts", PLAYERS, 1, clock=fixed_clock)
-    for _ in range(2):
-        bots_submit(backend, engine.open_session(backend, fixed_clock), 5, messy=False)
-        engine.resolve(backend, early=True, clock=fixed_clock)
-    return folder
+    return resolved_game(tmp_path_factory.mktemp("academy") / "game", "academy-of-witchcraft-arts", PLAYERS, 1, 2, 5)
 
 
 @pytest.fixture
 def game(resolved, tmp_path):
-    folder = tmp_path / "game"
-    shutil.copytree(resolved, folder)
-    return XlsxBackend(folder)
-
-
-@pytest.fixture
-def fake():
-    with FakeDiscord() as server:
-        yield server
+    return copy_of(resolved, tmp_path)
 
 
 def webhook_of(fake: FakeDiscord, player: str) -> str:
@@ -78,6 +64,16 @@ def on_webhook(fake: FakeDiscord, webhook_id: str) -> list:
     return [m for m in fake.posted() if m.webhook_id == webhook_id]
 
 
+def pictured(fake: FakeDiscord, player: str) -> list:
+    """The messages with a picture on a player's webhook (their receipts have none: test_post_roots.py)."""
+    return [m for m in on_webhook(fake, str(10 + PLAYERS.index(player))) if m.attachments]
+
+
+def receipts_in(report) -> int:
+    """The messages of the report's receipts (a long one is cut in two: test_post_roots.py)."""
+    return sum(map(len, report.receipts.values()))
+
+
 def host_text(backend) -> str:
     return "\n".join(tab.to_csv() for tab in backend.book("host").read().values())
 
@@ -87,6 +83,7 @@ def test_each_private_picture_goes_to_its_players_webhook_alone(game, fake, tmp_
     assert sorted(drawn) == DRAWN
     report = post(game, fake, hooks_file(tmp_path / "hooks", fake))
     assert report.private_done == {"posted": 5, "edited": 0, "unchanged": 0, "deleted": 0} and not report.unsent
+    assert sorted(report.receipts) == PLAYERS and report.receipts_done["posted"] == receipts_in(report)
     private_data = {data: p for p, data in drawn.items()}
     for message in fake.posted():  # every private picture is on its own player's webhook, nowhere else
         for _, data in message.attachments:
@@ -96,7 +93,7 @@ def test_each_private_picture_goes_to_its_players_webhook_alone(game, fake, tmp_
     assert on_webhook(fake, PUBLIC[0]) and not any(
         data in private_data for m in on_webhook(fake, PUBLIC[0]) for _, data in m.attachments)
     for player in PLAYERS:
-        mine = on_webhook(fake, str(10 + PLAYERS.index(player)))
+        mine = pictured(fake, player)
         if player in drawn:
             (message,) = mine
             assert message.attachments == [("round-02-private.png", drawn[player])]
@@ -108,11 +105,13 @@ def test_each_private_picture_goes_to_its_players_webhook_alone(game, fake, tmp_
                                         else token(PLAYERS[int(r.path.split("/")[3]) - 10])) for r in fake.requests)
     assert "secret-of" not in host_text(game) and PUBLIC[1] not in host_text(game)
     posts = game.book("host").read(["posts"])["posts"]
-    assert [p if isinstance(p, str) else "" for p in posts["player"]] == ["", *DRAWN]
+    pictures_posted = posts[[not isinstance(r, str) for r in posts["root"]]]
+    assert [p if isinstance(p, str) else "" for p in pictures_posted["player"]] == ["", *DRAWN]
 
     requests = len(fake.requests)
     again = post(game, fake, tmp_path / "hooks")
-    assert again.private_done["unchanged"] == 5 and again.done["unchanged"] == 1
+    assert again.private_done["unchanged"] == 5 and again.done["unchanged"] == 2  # the results and the root's
+    assert again.receipts_done["unchanged"] == receipts_in(report)
     assert len(fake.requests) == requests  # nothing sent
 
 
@@ -120,30 +119,33 @@ def test_a_round_resolved_otherwise_edits_the_private_messages_and_a_gone_pictur
         game, fake, tmp_path, monkeypatch):
     hooks = hooks_file(tmp_path / "hooks", fake)
     post(game, fake, hooks)
-    before = {m.id: m.attachments for m in fake.posted() if m.webhook_id != PUBLIC[0]}
+    before = {m.id: m.attachments for m in fake.posted() if m.webhook_id != PUBLIC[0] and m.attachments}
     engine.undo(game, clock=fixed_clock)
     bots_submit(game, engine.open_session(game, fixed_clock), 99, messy=False)
     engine.resolve(game, early=True, clock=fixed_clock)
     report = post(game, fake, hooks)
     assert report.private_done["edited"] == 5 and report.private_done["posted"] == 0
-    after = {m.id: m.attachments for m in fake.posted() if m.webhook_id != PUBLIC[0]}
+    after = {m.id: m.attachments for m in fake.posted() if m.webhook_id != PUBLIC[0] and m.attachments}
     assert list(after) == list(before) and all(after[k] != before[k] for k in before)  # the same messages, edited
     drawn = pictures(game)
-    assert all(on_webhook(fake, str(10 + PLAYERS.index(p)))[0].attachments[0][1] == drawn[p] for p in DRAWN)
+    assert all(pictured(fake, p)[0].attachments[0][1] == drawn[p] for p in DRAWN)
     # A redo that changes nothing sends nothing privately; publicly, the message with the round's
     # commitments says the redo's new ones (issue 28), and only it is edited.
     engine.resolve(game, redo=True, clock=fixed_clock)
     requests = len(fake.requests)
     redone = post(game, fake, hooks)
-    assert redone.private_done["unchanged"] == 5 and redone.done["edited"] == 1 and len(fake.requests) == requests + 1
+    # Issue 35: no longer an edit, a new message, and a new receipt each.
+    assert redone.private_done["unchanged"] == 5 and redone.done == {"posted": 1, "edited": 0, "unchanged": 1,
+                                                                     "deleted": 0}
+    assert redone.receipts_done["posted"] == receipts_in(redone) and len(fake.requests) == requests + 1 + receipts_in(redone)
     # Emmy's picture gone (a redo that drew none for her): her message goes, the others stay.
     real = posting.private_messages
     monkeypatch.setattr(posting, "private_messages", lambda *a: {p: m for p, m in real(*a).items() if p != "Emmy"})
     report = post(game, fake, hooks)
     assert report.private_done == {"posted": 0, "edited": 0, "unchanged": 4, "deleted": 1}
-    assert on_webhook(fake, str(10 + PLAYERS.index("Emmy"))) == []
+    assert pictured(fake, "Emmy") == [] and on_webhook(fake, str(10 + PLAYERS.index("Emmy")))  # her receipts stay
     posts = game.book("host").read(["posts"])["posts"]
-    assert "Emmy" not in set(posts["player"])
+    assert all(isinstance(root, str) for player, root in zip(posts["player"], posts["root"]) if player == "Emmy")
 
 
 def test_without_a_webhooks_file_only_the_public_channel_is_posted_to(game, fake, tmp_path, monkeypatch):
@@ -152,7 +154,7 @@ def test_without_a_webhooks_file_only_the_public_channel_is_posted_to(game, fake
     assert posting.webhooks_file(None, [tmp_path / "game"]) is None
     report = post(game, fake, None)
     assert report.private == {} and report.unsent == [] and report.private_done is None
-    assert report.said() == "1 posted" and {m.webhook_id for m in fake.posted()} == {PUBLIC[0]}
+    assert report.said() == "2 posted" and {m.webhook_id for m in fake.posted()} == {PUBLIC[0]}
     with pytest.raises(SheetsHostError, match="the players' webhooks file '.*nowhere' is not a file"):
         posting.webhooks_file(tmp_path / "nowhere")
     monkeypatch.setenv(posting.WEBHOOKS_ENV, str(hooks_file(tmp_path / "from-env", fake)))
@@ -190,12 +192,13 @@ def test_a_file_naming_some_players_posts_theirs_and_names_the_others(game, fake
     hooks = hooks_file(tmp_path / "hooks", fake, ["Ada", "Cora", "Felix"])
     report = post(game, fake, hooks)
     assert sorted(report.private) == ["Ada", "Felix"] and report.unsent == ["Blaise", "Dmitri", "Emmy"]
-    assert report.said() == "1 posted; private pictures: 2 posted; no private webhook for Blaise, Dmitri, Emmy"
-    assert {m.webhook_id for m in fake.posted()} == {PUBLIC[0], "10", "15"}
+    assert report.said() == (f"2 posted; private pictures: 2 posted; receipts: {receipts_in(report)} posted; "
+                             "no private webhook for Blaise, Dmitri, Emmy")
+    assert {m.webhook_id for m in fake.posted()} == {PUBLIC[0], "10", "12", "15"}  # Cora: her receipt alone
     # Ada's address fixed in the file: her picture goes through the new one (the old message stays).
     hooks.write_text(hooks.read_text().replace(webhook_of(fake, "Ada"), fake.url("40", "new-of-Ada")))
     assert post(game, fake, hooks).private_done == {"posted": 0, "edited": 1, "unchanged": 1, "deleted": 0}
-    assert on_webhook(fake, "40")[0].attachments == on_webhook(fake, "10")[0].attachments
+    assert on_webhook(fake, "40")[0].attachments == pictured(fake, "Ada")[0].attachments
 
 
 def test_an_old_posts_tab_without_the_player_column_still_reads(game, fake, tmp_path):
@@ -205,8 +208,8 @@ def test_an_old_posts_tab_without_the_player_column_still_reads(game, fake, tmp_
     host.write({"posts": old})
     assert "player" not in host.read(["posts"])["posts"].columns
     report = post(game, fake, hooks_file(tmp_path / "hooks", fake))
-    assert report.done == {"posted": 0, "edited": 0, "unchanged": 1, "deleted": 0}
-    assert report.private_done["posted"] == 5 and len(fake.posted()) == 6
+    assert report.done == {"posted": 0, "edited": 0, "unchanged": 2, "deleted": 0}
+    assert report.private_done["posted"] == 5 and len(fake.posted()) == 2 + 5 + receipts_in(report)
 
 
 def test_dry_run_json_plans_the_private_messages_and_post_picks_the_file_up(game, fake, tmp_path, monkeypatch):
@@ -218,20 +221,22 @@ def test_dry_run_json_plans_the_private_messages_and_post_picks_the_file_up(game
     assert result.exit_code == 0, result.output
     planned = json.loads(result.stdout)
     assert "player" not in planned[0] and planned[0]["content"].startswith("## Academy of Witchcraft Arts")
-    assert [(m["player"], m["files"]) for m in planned[1:]] == [
+    assert [(m["player"], m["files"]) for m in planned if m.get("files") and "player" in m] == [
         (p, ["round-02-private.png"]) for p in DRAWN if p != "Emmy"]
     assert "http" not in result.stdout and not fake.requests
     assert "no private webhook for Emmy" in result.stderr
     result = CliRunner().invoke(app, ["post", folder, "--webhook", fake.url(*PUBLIC)])
     assert result.exit_code == 0, result.output
-    assert result.stdout == ("round 1 posted to webhook 1: 1 posted; private pictures: 4 posted; "
-                             "no private webhook for Emmy.\n")
-    assert len(fake.posted()) == 5 and "secret-of" not in result.output
+    said = " ".join(result.stdout.split())
+    assert re.fullmatch(r"round 1 posted to webhook 1: 2 posted; private pictures: 4 posted; receipts: (\d+) posted; "
+                        r"no private webhook for Emmy\.", said), said
+    assert len(fake.posted()) == 2 + 4 + int(re.search(r"receipts: (\d+)", said)[1]) and "secret-of" not in result.output
 
 
 def test_watch_posts_the_private_pictures_too(game, fake, tmp_path):
     lines = []
     watch = Watch(game, fake.url(*PUBLIC), fixed_clock, say=lines.append, webhooks=hooks_file(tmp_path / "h", fake))
     watch.step()
-    assert {m.webhook_id for m in fake.posted()} == {PUBLIC[0], *(str(10 + PLAYERS.index(p)) for p in DRAWN)}
-    assert lines[-1].endswith("round 1: posted (1 posted; private pictures: 5 posted)")
+    assert {m.webhook_id for m in fake.posted() if m.attachments} == {
+        PUBLIC[0], *(str(10 + PLAYERS.index(p)) for p in DRAWN)}
+    assert re.search(r"round 1: posted \(2 posted; private pictures: 5 posted; receipts: \d+ posted\)$", lines[-1])

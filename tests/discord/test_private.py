@@ -39,12 +39,6 @@ CLEARED = f"\U0001f4ec **Tally, round 1**\nYour submission: nothing typed yet; {
 NUDGE_EMPTY = f"\u23f0 **Tally, round 1** closes 2026-11-22 14:00:00 UTC (in 1 hour).\nYour submission: nothing typed yet; {NOTHING}."
 
 
-@pytest.fixture
-def fake():
-    with FakeDiscord() as server:
-        yield server
-
-
 def game(monkeypatch, tmp_path, **settings) -> XlsxBackend:
     tally.install(monkeypatch, tmp_path)
     backend = XlsxBackend(tmp_path / "game")

@@ -89,14 +89,19 @@ def test_reminders_come_at_their_hours_and_say_nothing_private(tmp_path, fake):
                                            first + timedelta(hours=4), first + timedelta(hours=5, minutes=30)]
     assert "**Day 1** closes in 2 hours, at 2026-11-22 18:00:00 UTC" in reminders[0][1]
     assert not any(p in text for _, text in reminders for p in bot_names(4))
-    # The results of each day, after the reminders of that day.
-    assert len(run.sent) == 6 and "closes" not in run.sent[2][1] and "closes" not in run.sent[5][1]
+    # The results of each day, then its root, after the reminders of that day.
+    assert len(run.sent) == 8 and all("closes" not in run.sent[k][1] for k in (2, 3, 6, 7))
+    assert "Round root" in run.sent[3][1] and "Round root" in run.sent[7][1]
     assert not any("Your submission" in text for _, text in run.sent)
-    # The bots type once a day, what counts: a receipt a player a day, through their own webhook alone.
-    assert sorted(address for address, _ in run.private) == sorted(fake.url(str(10 + i), f"secret-{i}")
-                                                                    for i in range(4) for _ in range(2))
+    # The bots type once a day, what counts: a receipt a player a day, and after each day the
+    # player's commitment, through their own webhook alone.
+    hooks = sorted(fake.url(str(10 + i), f"secret-{i}") for i in range(4) for _ in range(2))
+    checked = [(a, text) for a, text in run.private if text.startswith("\U0001f4ec")]
+    committed = [(a, text) for a, text in run.private if text.startswith("\U0001f50f")]
+    assert len(checked) + len(committed) == len(run.private)
+    assert sorted(a for a, _ in checked) == hooks and sorted(a for a, _ in committed) == hooks
     assert all(text.startswith("\U0001f4ec **Magician's Market, day ") and "Your submission: counts" in text
-               for _, text in run.private)
+               for _, text in checked)
 
 
 def test_two_watches_at_once_resolve_and_post_once(tmp_path, fake):
@@ -149,9 +154,9 @@ def test_discord_down_is_waited_out_and_nothing_is_posted_twice(folder_backend, 
     assert wake == START + timedelta(minutes=1) and "trying again in 1 min" in lines[-1] and not fake.posted()
     now[0] = wake
     watch.step()
-    assert len(fake.posted()) == 1 and "round 1: posted (1 posted)" in lines[-1]
+    assert len(fake.posted()) == 2 and "round 1: posted (2 posted)" in lines[-1]  # the results, the root
     watch.step()
-    assert len(fake.posted()) == 1
+    assert len(fake.posted()) == 2
 
 
 def test_spirit_chain_rows_are_stamped_when_first_seen_and_a_part_ends_when_settled(folder_backend, fake):
@@ -212,7 +217,7 @@ def test_once_does_what_is_due_and_exits(tmp_path, fake):
                     settings={"first deadline": "2020-01-01 18:00", "round hours": 100_000})
     result = CliRunner().invoke(app, ["watch", str(folder), "--once", "--webhook", fake.url("9", "secret")])
     assert result.exit_code == 0, result.output
-    assert re.search(r"round 1: locked\n.*round 1: resolved\n.*round 1: posted \(1 posted\)", result.output)
-    assert "secret" not in result.output and len(fake.posted()) == 1
+    assert re.search(r"round 1: locked\n.*round 1: resolved\n.*round 1: posted \(2 posted\)", result.output)
+    assert "secret" not in result.output and len(fake.posted()) == 2
     again = CliRunner().invoke(app, ["watch", str(folder), "--once", "--webhook", fake.url("9", "secret")])
-    assert again.exit_code == 0 and "resolved" not in again.output and len(fake.posted()) == 1
+    assert again.exit_code == 0 and "resolved" not in again.output and len(fake.posted()) == 2
