@@ -385,8 +385,9 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
         note = (f"{game.round_name(following['round'])} stays {following['status']}, its submissions untouched: "
                 "`resolve` resolves it")
     if edits and not reason:
-        note = " ".join(filter(None, (note, f"You changed the state tab(s) {', '.join(map(repr, edits))} since the "
-                                            "round before: the round's root and announcement say so, with no reason "
+        since = "the game was set up" if number == 1 else "the round before"
+        note = " ".join(filter(None, (note, f"You changed the state tab(s) {', '.join(map(repr, edits))} since "
+                                            f"{since}: the round's root and announcement say so, with no reason "
                                             "(resolve --redo --reason TEXT would give one).")))
     folder = session.backend.output_dir()
     return ResolveReport(number, "redone" if redo else "resolved", dict(readings), text, [folder / f for f in files], over,

@@ -84,7 +84,7 @@ def commit(session: Session, state: Any, *, archive: Sequence[dict] = (), snapsh
                for s in (*game.state_tabs, *game.data_tabs) if s.name in whole}
     # The engine's tabs: widths from what their columns hold; the rounds' fingerprints one line a row.
     submit_tabs = {"tab": [t.name for t in game.every_submit_tab()]} if game.several_submit_tabs else {}
-    layouts |= {s.name: lay_out_tab(whole[s.name], s, players=session.players, choices=submit_tabs, clipped=["rows read"])
+    layouts |= {s.name: lay_out_tab(whole[s.name], s, players=session.players, choices=submit_tabs, clipped=["rows read", "state given"])
                 for s in (ROUNDS, ARCHIVE, LOG, SNAPSHOTS, COMMITMENTS) if s.name in whole}
     for name in [n for n in tabs if n in layouts]:  # a tab written whole with its key, where its colours need one
         tabs[name], layouts[name] = keyed(tabs[name], layouts[name])

@@ -35,7 +35,7 @@ from sheets_host.kit.commitment import (CHAINED, ENCODING, KINDS, LINKS, counted
                                         salt_for, seed_text, submission_text, undo_text)
 from sheets_host.kit.errors import SchemaError, SchemaErrors
 from sheets_host.kit.game import Game
-from sheets_host.kit.layout import LINE_POINTS, ROW_PADDING, TabLayout, lay_out, row_height
+from sheets_host.kit.layout import TabLayout, lay_out, row_height
 from sheets_host.kit.table import Column, TabSchema
 from .host import frame, stamp, window_of
 from .snapshots import CELL_PART, snapshot_of
@@ -263,19 +263,20 @@ def round_label(game: Game, round_number: int) -> str:
     return "before round 1" if round_number == 0 else game.round_name(round_number)
 
 
-PUBLIC_HOW = ("Each commitment is a fingerprint (SHA-256) of something kept secret until the game's end: "
-              "the seed of the dice, a player's submission, the host's inputs. A round root's text, shown "
-              "here, holds every commitment of its round and the root or undo before it: its fingerprint is "
-              "the round root, so one root you keep (it is in each round's announcement) fixes the whole game "
-              "before it. Check one: printf '%s' 'THE TEXT' | sha256sum gives the commitment beside it. "
-              "After the game, sheets-host verify RECORD --root ROOT shows whether the host's record is this history.")
+# The public tab's first rows, a line each (its texts are not wrapped: a root's runs to thousands).
+PUBLIC_HOW = ("Each commitment is a fingerprint (SHA-256) of something kept secret until the game's end:",
+              "the seed of the dice, a player's submission, the host's inputs.",
+              "A round root's text, here, holds every commitment of its round and the root or undo before it.",
+              "Its fingerprint is the round root: one root you keep (each announcement has it) fixes the game before it.",
+              "Check one: printf '%s' 'THE TEXT' | sha256sum gives the commitment beside it.",
+              "After the game, sheets-host verify RECORD --root ROOT says whether the host's record is this history.")
 
 
 def public_frame(game: Game, rows: Sequence[Mapping]) -> pd.DataFrame:
     """The public book's commitments tab: every commitment ever published, none taken away, each
     root's and undo's text (public: commitments, the link before it, what it supersedes, the
-    host's reason), under a first row saying what they are and how to check one."""
-    return frame([{"round": PUBLIC_FIRST, TEXT: PUBLIC_HOW},
+    host's reason), under first rows saying what they are and how to check one."""
+    return frame([*({"round": PUBLIC_FIRST, TEXT: line} for line in PUBLIC_HOW),
                   *({"round": round_label(game, r["round"]), "what": WHAT[r["kind"]], "player": r.get("player"),
                      "commitment": r["commitment"], "made at": r["made at"], "superseded": r.get("superseded"),
                      TEXT: r.get("text") if r["kind"] in ("round", "undo") else None} for r in rows)],
@@ -322,7 +323,8 @@ def announcement_lines(rows: Sequence[Mapping], round_number: int) -> str:
         # A redo's reason is this root's, said below once.
         lines.append(f"It replaces the root `{old}` published before ({why.split(': ')[0] if old in redone else why}).")
     if fields.get("edits"):
-        lines.append(f"The host changed the state since the round before: tab(s) "
+        since = "the game was set up" if round_number == 1 else "the round before"
+        lines.append(f"The host changed the state since {since}: tab(s) "
                      f"{', '.join(repr(t) for t in fields['edits'])}.")
     if fields.get("reason") or fields.get("edits") or redone:
         lines.append(f"The host's reason: {fields.get('reason') or 'none given'}")
@@ -370,28 +372,21 @@ def announced(game: Game, rows: Sequence[Mapping], round_number: int, before: An
     return f"{text.rstrip()}\n\n{lines}\n" if lines else text
 
 
-# A root's or an undo's text in the public tab: its first lines shown (a root of fifteen players
-# runs to thirty); the cell holds it whole, and copying a cell copies all of it.
-LINK_HEIGHT = 3 * LINE_POINTS + ROW_PADDING
-
-
 def layout(tab: pd.DataFrame) -> TabLayout:
     """A commitments tab: a commitment and a salt whole on one line, to be read and copied; a
-    committed text wrapped (copying a cell copies its text, not the lines it is shown in), a
-    link's in its first lines."""
-    laid = lay_out(tab, clipped=["commitment", "salt"])
+    player's committed text wrapped (copying a cell copies its text, not the lines it is shown
+    in); the public tab's on one line, running on to the right (a root of fifteen players would
+    wrap to thirty)."""
+    public = "what" in tab.columns
+    laid = lay_out(tab, clipped=["commitment", "salt", *([TEXT] if public else [])])
     columns = tuple(replace(c, width=HASH_WIDTH) if name == "commitment" else c
                     for name, c in zip(tab.columns, laid.columns))
     heights = dict(laid.heights)
-    if TEXT in tab.columns:
+    if TEXT in tab.columns and not public:
         # JSON has few spaces: a program breaks its lines where it can, so they run shorter than
         # the column (LibreOffice's come to about four fifths of it).
         width = columns[list(tab.columns).index(TEXT)].width * 0.8
-        kinds = tab["what"] if "what" in tab.columns else [None] * len(tab)
-        for r, (text, kind) in enumerate(zip(tab[TEXT], kinds), start=1):
-            if kind in (WHAT["round"], WHAT["undo"]):
-                heights[r] = LINK_HEIGHT
-                continue
+        for r, text in enumerate(tab[TEXT], start=1):
             needed = row_height([(text, width)])
             if needed and needed > heights.get(r, 0):
                 heights[r] = needed

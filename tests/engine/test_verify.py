@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from sheets_host.backends.xlsx.backend import XlsxBackend, XlsxBook
 from sheets_host.cli.main import app
 from sheets_host.engine import commands as engine
+from sheets_host.engine.commitments import PUBLIC_HOW
 from sheets_host.engine.play import bot_names, bots_submit
 from sheets_host.engine.record import make_record, write_record
 from sheets_host.engine.replaying import body
@@ -90,7 +91,7 @@ def test_a_game_locked_redone_and_undone_verifies_its_superseded_commitments_kep
     public = published(game).tabs["commitments"]
     # The public book keeps what a redo and an undo superseded, marked: a redo is visible.
     assert public["superseded"].astype(str).str.startswith("redone at").sum() == len(PLAYERS) + 2
-    assert len(public) == len(record["commitments"]) + 1  # under a row saying what they are
+    assert len(public) == len(record["commitments"]) + len(PUBLIC_HOW)  # under rows saying what they are
 
 
 def test_the_locked_rows_are_committed_before_the_round_is_resolved(tmp_path):
@@ -99,10 +100,10 @@ def test_the_locked_rows_are_committed_before_the_round_is_resolved(tmp_path):
     bots_submit(backend, engine.open_session(backend, fixed_clock), 5)
     engine.lock(backend, fixed_clock)
     public = backend.book("public").read(["commitments"])["commitments"]
-    assert list(public["what"]) == [None, "seed"] + ["submission"] * len(PLAYERS)  # under what they are
+    assert list(public["what"]) == [None] * len(PUBLIC_HOW) + ["seed"] + ["submission"] * len(PLAYERS)
     mine = backend.book("player:Ada").read(["my commitments"])["my commitments"]
     text = mine["committed text"].iloc[1]
-    assert digest(text) == mine["commitment"].iloc[1] == public["commitment"].iloc[2]
+    assert digest(text) == mine["commitment"].iloc[1] == public["commitment"].iloc[len(PUBLIC_HOW) + 1]
     assert body(text)["player"] == "Ada" and body(text)["rows"]
     engine.lock(backend, fixed_clock)  # a re-run, as after a kill: the same commitments
     assert backend.book("public").read(["commitments"])["commitments"].equals(public)

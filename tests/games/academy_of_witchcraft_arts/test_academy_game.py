@@ -304,8 +304,11 @@ def test_the_pregame_places_everyone_and_the_public_book_shows_who_plays_what(pl
     assert "**Who plays which event**" in text and announced(GAME, public["announcements"]) == {1: announcement_rows("pregame", text)}
     for event, title in titles.items():
         assert f"- {title} ({len(state.assignment[event])}): {', '.join(state.assignment[event])}" in text
-    # The lists and the garnets are private: nothing public speaks of them.
-    everything_public = text_of(public)
+    # The lists and the garnets are private: nothing public speaks of them, but that the host typed
+    # the garnets tab before the pregame (each player's garnets from the season), which is announced.
+    told = "The host changed the state since the game was set up: tab(s) 'garnets'."
+    assert told in text
+    everything_public = text_of(public).replace(told, "").replace('"edits":["garnets"]', "")
     assert "garnet" not in everything_public.casefold() and "drawn" not in everything_public
     assert "first " not in everything_public and "preferences" not in public
 
