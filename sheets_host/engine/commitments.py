@@ -280,7 +280,9 @@ def public_frame(game: Game, rows: Sequence[Mapping]) -> pd.DataFrame:
                   *({"round": round_label(game, r["round"]), "what": WHAT[r["kind"]], "player": r.get("player"),
                      "commitment": r["commitment"], "made at": r["made at"], "superseded": r.get("superseded"),
                      TEXT: r.get("text") if r["kind"] in ("round", "undo") else None} for r in rows)],
-                 ["round", "what", "player", "commitment", "made at", "superseded", TEXT])
+                 # The text before `made at`, which stops a link's text running on (the rows above it
+                 # run on over blank cells: a line each, whole).
+                 ["round", "what", "player", "commitment", TEXT, "made at", "superseded"])
 
 
 HOW_TO_CHECK = ("Copy a row's committed text, exactly and with no line break after it, into a SHA-256 tool: "
@@ -375,8 +377,8 @@ def announced(game: Game, rows: Sequence[Mapping], round_number: int, before: An
 def layout(tab: pd.DataFrame) -> TabLayout:
     """A commitments tab: a commitment and a salt whole on one line, to be read and copied; a
     player's committed text wrapped (copying a cell copies its text, not the lines it is shown
-    in); the public tab's on one line, running on to the right (a root of fifteen players would
-    wrap to thirty)."""
+    in); the public tab's on one line, its start shown (a root of fifteen players would wrap to
+    thirty lines; copying the cell copies it whole)."""
     public = "what" in tab.columns
     laid = lay_out(tab, clipped=["commitment", "salt", *([TEXT] if public else [])])
     columns = tuple(replace(c, width=HASH_WIDTH) if name == "commitment" else c
