@@ -130,6 +130,8 @@ def test_the_walkthrough_in_the_docs_is_what_the_tool_does(tmp_path, monkeypatch
             assert printed_as_shown(lines, said[command]), f"$ {command}\n{said[command]}"
     # What the page says of them: the forged record lacks the root Ada kept; the real one holds it.
     kept = re.search(r"`([0-9a-f]{64})`", (tmp_path / "kept.txt").read_text())[1]
+    walkthrough = DOCS.read_text(encoding="utf-8").split("\n## A walkthrough", 1)[1].split("\n## ", 1)[0]
+    assert set(re.findall(r"Round root: `([0-9a-f]{64})`", walkthrough)) == {kept}  # the post shown, the line kept
     assert f"FAIL the root you kept, {kept}" in words(said[COMMANDS[-2]])
     assert f"ok the root you kept, {kept}: day 2's root" in words(said[COMMANDS[-1]])
 
