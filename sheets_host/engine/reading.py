@@ -48,8 +48,9 @@ class Reading:
     parsed: Parsed
     due: bool = True  # whether the player has anything to submit this round
     aside: list[SubmitRow] = field(default_factory=list)
-    # What was typed but not read (past `SUBMISSION_LIMIT`), told first among the problems: the
-    # log keeps it apart ("not read"), so a redo of the archived rows, cut already, still tells it.
+    # What was typed but not read (past `CELL_READ` in a cell or `SUBMISSION_LIMIT` in a round),
+    # told first among the problems: the log keeps it apart ("not read"), so a redo of the archived
+    # rows, cut already, still tells it.
     unread: tuple[Problem, ...] = ()
 
     @property
