@@ -126,8 +126,10 @@ def _verdict(failed: int) -> None:
 
 
 def _root(text: str) -> str:
+    from sheets_host.kit.commitment import DIGITS
+
     root = text.strip().strip("`").lower()
-    if len(root) != 64 or any(c not in "0123456789abcdef" for c in root):
+    if not DIGITS.fullmatch(root):
         raise SheetsHostError(f"--root {text}: not a root (64 hex digits, as an announcement's 'Round root' shows it)")
     return root
 

@@ -25,7 +25,7 @@ import pandas as pd
 from sheets_host.backends import ENGINE_TAB
 from sheets_host.games import get_game
 from sheets_host.kit import cells
-from sheets_host.kit.commitment import CHAINED, LINKS, digest, parsed
+from sheets_host.kit.commitment import CHAINED, DIGITS, LINKS, digest, parsed
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.game import Game
 from .commitments import PART_NOTE, PRIVATE_TAB, PUBLIC_FIRST, PUBLIC_TAB, PRIVATE_FIRST, TEXT, TOO_LONG, WHAT, \
@@ -35,7 +35,6 @@ from .chain import chain
 from .checks import Check
 
 _PART = re.compile(PART_NOTE.replace("{}", r"(\d+)"))
-_HEX = re.compile(r"[0-9a-f]{64}")
 _KIND = {shown: kind for kind, shown in WHAT.items()}
 _NOTHING = "nothing to check: "
 
@@ -162,7 +161,7 @@ def _own(game: Game | None, player: str | None, entry: Committed) -> list[str]:
     with its salt."""
     where = f"tab {PRIVATE_TAB!r}, row {entry.row}"
     out = list(entry.damage)
-    if not _HEX.fullmatch(entry.commitment):
+    if not DIGITS.fullmatch(entry.commitment):
         out.append(f"{where}: the commitment {cells.quote(entry.commitment)} is not one (64 digits 0-9 and a-f)")
     if entry.text is None:
         return out or [f"{where}: no committed text"]
@@ -188,7 +187,7 @@ def _own(game: Game | None, player: str | None, entry: Committed) -> list[str]:
 
 def _shown(commitment: str) -> str:
     """A commitment in a line: whole when it is one (64 digits), else quoted, and cut when long."""
-    return commitment if _HEX.fullmatch(commitment) else cells.quote(commitment)
+    return commitment if DIGITS.fullmatch(commitment) else cells.quote(commitment)
 
 
 def rows_said(fields: Mapping[str, Any], book: Mapping[str, pd.DataFrame] = {}) -> str:
@@ -250,7 +249,7 @@ def public_rows(game: Game, tab: pd.DataFrame, check: Check, rounds: Sequence[An
             check.differences.append(f"{where}: 'what' is {cells.quote(what)}, not one of {', '.join(WHAT.values())}")
             continue
         commitment = cells.text(values.get("commitment"))
-        if not _HEX.fullmatch(commitment):
+        if not DIGITS.fullmatch(commitment):
             check.differences.append(f"{where}: the commitment {cells.quote(commitment)} is not one (64 digits 0-9 "
                                      "and a-f)")
         encoding, fields = CHAINED, {}

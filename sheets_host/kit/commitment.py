@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -35,6 +36,7 @@ ENCODING = 1  # the encoding this version of the tool writes a seed's, a submiss
 CHAINED = 2  # the encoding of a link: a round's root or an undo, chained to the link before it
 KINDS = ("seed", "submission", "host", "round", "undo")
 LINKS = ("seed", "round", "undo")  # the kinds the chain is made of, in the order made
+DIGITS = re.compile(r"[0-9a-f]{64}")  # a commitment as written: SHA-256 in lowercase hex
 
 
 def _encoder(version: int) -> Callable[[str, Mapping[str, Any]], str]:
