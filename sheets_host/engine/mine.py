@@ -103,7 +103,7 @@ def _read_private(tab: pd.DataFrame) -> tuple[list[Committed], list[str]]:
     stray = []
     for row, values in _rows(tab):
         label, note = cells.text(values.get("round")), cells.text(values.get("note"))
-        text = cells.text(values.get(TEXT)) or None
+        text = _as_kept(values.get(TEXT))
         if label == PRIVATE_FIRST or not any(cells.text(v) for v in values.values()):
             continue
         part = _PART.fullmatch(note)
@@ -131,6 +131,15 @@ def _read_private(tab: pd.DataFrame) -> tuple[list[Committed], list[str]]:
                                 f"{found}")
             entry.text = None
     return out, stray
+
+
+def _as_kept(value: object) -> str | None:
+    """A committed text as its cell holds it: not made tidy as a player's cell is (`cells.text`
+    makes a run of spaces, and a control character Python counts as one, a single space), since a
+    character changed in it is what the check must see; only the ends trimmed, as a program shows."""
+    if cells.is_blank(value):
+        return None
+    return value.strip(" ") or None if isinstance(value, str) else cells.text(value) or None
 
 
 def _rows(tab: pd.DataFrame) -> list[tuple[int, dict]]:
@@ -242,7 +251,7 @@ def public_rows(game: Game, tab: pd.DataFrame, check: Check, rounds: Sequence[An
         label = cells.text(values.get("round"))
         if label == PUBLIC_FIRST or not any(cells.text(v) for v in values.values()):
             continue
-        what, text = cells.text(values.get("what")), cells.text(values.get(TEXT)) or None
+        what, text = cells.text(values.get("what")), _as_kept(values.get(TEXT))
         kind = _KIND.get(what)
         where = f"tab {PUBLIC_TAB!r}, row {row}"
         if kind is None:
