@@ -257,7 +257,7 @@ def receipt_messages(game: Any, number: int, player: str, commitment: str, rows:
     lines = [f"\U0001f50f **{game.title}, {game.round_name(number)}**: your commitment, {as_typed(player)}. "
              "Keep this message.",
              f"Your submission's commitment: `{commitment}`",
-             "It commits to what counted for you:", *(map(row, rows) if rows else ["- nothing: no row counted"]),
+             "It commits to the rows read from your submit tab (counted or not):", *(map(row, rows) if rows else ["- none: no row was read"]),
              f"Round root: `{root}` (it holds every player's commitment; the public channel has it too).",
              *(f"It replaces your receipt for the root `{old}` (the host resolved the round again)." for old in replaced),
              "To check it: copy this round's committed text from your book's `my commitments` tab, then "

@@ -77,7 +77,7 @@ def check_mine(book: Mapping[str, pd.DataFrame], public: Mapping[str, pd.DataFra
                                  "give your own book, as the host shared it with you")
     if not mine:
         first.differences.append(f"{_NOTHING}its tab {PRIVATE_TAB!r} holds no commitment yet (the host commits to "
-                                 "what counted for you when a round is locked or resolved)")
+                                 "the rows read from your submit tab when a round is locked or resolved)")
         return [first]
     game = _game(mine, first)
     out = [first]
@@ -139,7 +139,7 @@ def _as_kept(value: object) -> str | None:
     character changed in it is what the check must see; only the ends trimmed, as a program shows."""
     if cells.is_blank(value):
         return None
-    return value.strip(" ") or None if isinstance(value, str) else cells.text(value) or None
+    return (value.strip(" ") if isinstance(value, str) else cells.text(value)) or None
 
 
 def _rows(tab: pd.DataFrame) -> list[tuple[int, dict]]:
@@ -288,18 +288,18 @@ def _round(game: Game | None, player: str | None, entry: Committed, mine: Sequen
     """One of the player's commitments: in their book and, given it, in the public book."""
     differences = _own(game, player, entry)
     rows = rows_said(entry.fields, book) if entry.fields else "what your book's row holds"
-    what = f"{entry.round}: what counted for you — {rows} —"
+    what = f"{entry.round}: the rows read from your submit tab — {rows} —"
     if entry.superseded:
         later = [e.row for e in mine if e.round == entry.round and not e.superseded and e.row > entry.row]
-        what = (f"{entry.round}, superseded ({entry.superseded}): what counted for you then — {rows} — gives its "
+        what = (f"{entry.round}, superseded ({entry.superseded}): the rows read from your submit tab then — {rows} — give its "
                 "commitment" + (", published as yours and marked superseded" if published is not None else "")
                 + (f"; your later commitment of {entry.round} is on row {later[-1]}" if later else
                    f"; your book holds no later commitment of {entry.round} (yet)"))
     elif published is None:
-        what += f" gives the commitment your book shows (row {entry.row})"
+        what += f" give the commitment your book shows (row {entry.row})"
     else:
         roots = [r for r in published if r["kind"] == "round" and r["label"] == entry.round and not r["superseded"]]
-        what += (" is what the host committed to, published as yours, and " +
+        what += (" are what the host committed to, published as yours, and " +
                  (f"{entry.round}'s root holds it" if roots else f"{entry.round} has no root yet (it is not resolved)"))
         differences += _in_root(game, player, entry, roots)
     if published is not None:
