@@ -22,6 +22,7 @@ import pandas as pd
 
 from .cells import Problem, RowRef, SubmitRow
 from .layout import Palette
+from .result import GameResult
 from .table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
@@ -362,6 +363,11 @@ class Game(ABC, Generic[State, Submission]):
         """Player -> a PNG for them alone after the round just resolved (their private
         information only), for the games that draw one; the host sends each to its player."""
         return {}
+
+    def result(self, state: State) -> GameResult | None:
+        """What the finished game gives beyond itself, as its rules decide it (`kit/result.py`):
+        what a season settles into its ledger. None while the game is not over."""
+        return None
 
     def summary(self, state: State) -> dict[str, float]:
         """Numbers about a finished game that `simulate` averages over many games."""
