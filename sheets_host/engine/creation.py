@@ -25,7 +25,7 @@ from .commit import caught_up, commit
 from sheets_host.kit.commitment import new_salt
 from .commitments import of_seed
 from .delivery import deliver, fresh_submits, settle_files
-from .host import (archive_header, BOOKS_HEADER, ENGINE_DEFAULTS, ENGINE_SETTINGS, Clock, Commit, Session, frame,
+from .host import (AS_GIVEN, GIVEN_BY, archive_header, BOOKS_HEADER, ENGINE_DEFAULTS, ENGINE_SETTINGS, Clock, Commit, Session, frame,
                    name_key, now_utc, parse_time, read_config, reindex, stamp)
 from .snapshots import SNAPSHOTS, state_given
 
@@ -82,10 +82,12 @@ def _name_problems(players: Sequence[str]) -> list[str]:
 
 def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int,
              emails: Mapping[str, str] | None = None, settings: Mapping[str, object] | None = None,
-             clock: Clock = now_utc, force: bool = False, salt_key: str = "") -> Session:
+             clock: Clock = now_utc, force: bool = False, salt_key: str = "",
+             given: Mapping[str, str] | None = None) -> Session:
     """Create the host, public and players' books of a new game; refuses to replace a game unless
     `force`. `salt_key`: the secret of the commitments' salts (`replay` keeps the original's), else a
-    new one."""
+    new one. `given`: setting -> what gave its value (a season's ledger), shown in the config and
+    held to: a value typed over it is refused (`host.read_config`)."""
     game = get_game(game_name)
     players = [cells.text(p) for p in players]
     problems = _name_problems(players)
@@ -104,8 +106,11 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
         config_values[known[key.casefold()]] = value
     docs = {c.name: c.doc for c in ENGINE_SETTINGS + game.settings}
     kinds = {c.name: c.kind for c in ENGINE_SETTINGS + game.settings}
-    config_frame = reindex(frame([{"key": k, "value": _number(v, kinds.get(k)), "about": docs.get(k, "")}
-                                  for k, v in config_values.items()], ["key", "value", "about"]))
+    given = {known[k.casefold()]: by for k, by in (given or {}).items()}
+    header = ["key", "value", "about"] + ([GIVEN_BY, AS_GIVEN] if given else [])
+    config_frame = reindex(frame([{"key": k, "value": _number(v, kinds.get(k)), "about": docs.get(k, ""),
+                                   **({GIVEN_BY: given[k], AS_GIVEN: cells.text(_number(v, kinds.get(k)))} if k in given else {})}
+                                  for k, v in config_values.items()], header))
     config = read_config(config_frame, game)
     problems = game.check_config(config, players)
     if problems:
@@ -116,7 +121,8 @@ def new_game(backend: Backend, game_name: str, players: Sequence[str], seed: int
 
     # The same command run again finds the game it made: it finishes a `new` killed halfway
     # rather than make a second set of books.
-    key = hashlib.sha256(json.dumps([game.name, players, seed, sorted(config_values.items()), sorted(emails.items())],
+    key = hashlib.sha256(json.dumps([game.name, players, seed, sorted(config_values.items()), sorted(emails.items())]
+                                    + ([sorted(given.items())] if given else []),
                                     default=str).encode()).hexdigest()[:32]
     if backend.begin_new(key):
         with backend.hold("new"):

@@ -36,7 +36,11 @@ from .snapshots import snapshot_of, snapshot_tabs
 
 Clock = Callable[[], datetime]
 
-CONFIG = TabSchema("config", (Column("key"), Column("value", optional=True)), "Game settings.")
+# A setting given from outside the game (a season's ledger) says by what and keeps the value as
+# given: a value typed over it is refused, naming both, so the game never runs on another.
+GIVEN_BY, AS_GIVEN = "given by", "as given"
+CONFIG = TabSchema("config", (Column("key"), Column("value", optional=True), Column(GIVEN_BY, optional=True),
+                              Column(AS_GIVEN, optional=True)), "Game settings.")
 ENGINE_SETTINGS = (
     Column("game", doc="which game this is"),
     Column("seed", "int", doc="every random choice derives from it"),
@@ -268,6 +272,10 @@ def read_config(data: pd.DataFrame, game: Game | None = None) -> dict[str, Any]:
             errors.append(SchemaError("config", r["_row"], "key", cells.text(r["key"]),
                                       f"a setting named once (also in row {raw[key][1]})"))
         raw[key] = (r["value"], r["_row"])
+        if not cells.is_blank(r.get(GIVEN_BY)) and cells.text(r["value"]) != cells.text(r.get(AS_GIVEN)):
+            errors.append(SchemaError("config", r["_row"], "value", cells.text(r["value"]),
+                                      f"{cells.text(r.get(AS_GIVEN))!r}, as {cells.text(r[GIVEN_BY])} gave it: type "
+                                      "that back, or correct it where it came from and make the game again"))
     config: dict[str, Any] = {}
     columns = ENGINE_SETTINGS + (game.settings if game else ())
     for col in columns:

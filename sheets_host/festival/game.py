@@ -47,7 +47,7 @@ class Festival(Game[FestivalState, FestivalSubmission]):
               data: Mapping[str, list[dict]]) -> FestivalState:
         plan = tabs.plan(self.events, players, config, data)
         tabs.check_data(self.events, plan.by_hand, data)
-        return FestivalState(tuple(players), plan, garnets={p: 0 for p in players},
+        return FestivalState(tuple(players), plan, garnets=tabs.garnets_given(config, players),
                              rankings={e.name: None for e in self.events if not is_run(e, plan.by_hand)})
 
     def load(self, players: Sequence[str], state_tabs: Mapping[str, list[dict]], config: Mapping[str, Any],

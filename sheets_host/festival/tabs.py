@@ -31,7 +31,10 @@ TIEBREAK = Column("gamewide tiebreak", optional=True,
                   doc="the players, best first, comma-separated; anyone not listed comes after, in seating order")
 CHOICE = Column("candidate choice", optional=True,
                 doc="the sole winner's choice of Elimination Candidate, when the endgame says it is awaited")
-SETTINGS = (ROUNDS, CAPACITY, BY_HAND, TIEBREAK, CHOICE)
+GARNETS = Column("garnets", optional=True,
+                 doc="the garnets each player holds when the game is made, e.g. 'Ada: 5, Cora: 2' (a season gives "
+                     "them); blank: type them into the host tab 'garnets' before the pregame")
+SETTINGS = (ROUNDS, CAPACITY, BY_HAND, TIEBREAK, CHOICE, GARNETS)
 
 GARNETS_TAB = TabSchema("garnets", (
     Column("player", "player"), Column("garnets", "int", lo=0, optional=True, doc="held now; blank is 0"),
@@ -98,6 +101,8 @@ def check_config(events: Sequence[Event | HandEvent], config: Mapping[str, Any],
             raise cells.CellError("name one player")
     except cells.CellError as e:
         problems.append(f"config 'candidate choice': {e}")
+    problems += [f"config 'garnets': {p}" for p in cells.named_counts(config.get(GARNETS.name), players, "a player",
+                                                                      "garnets")[1]]
     capacity = config.get(CAPACITY.name) or 0
     if len(events) * capacity < 2 * len(players):
         problems.append(f"config 'players per event': {len(players)} players in 2 events each need "
@@ -193,3 +198,8 @@ def dump(events: Sequence[Event | HandEvent], state: FestivalState) -> dict[str,
             dumped = event.dump(state.events[event.name]) if event.name in state.events else {}
             out.update({t.name: dumped.get(t.name, []) for t in event.state_tabs})
     return out
+
+
+def garnets_given(config: Mapping[str, Any], players: Sequence[str]) -> dict[str, int]:
+    """Each player's garnets as the setting gives them (0 for one not named)."""
+    return {p: 0 for p in players} | cells.named_counts(config.get(GARNETS.name), players, "a player", "garnets")[0]

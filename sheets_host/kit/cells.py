@@ -469,3 +469,37 @@ def lines_of(prefix: str, items: Sequence[str], width: int = 200) -> list[str]:
             line = ""
         line += piece if line in (prefix, "") else " " + piece
     return lines + [line]
+
+
+def named_counts(raw: object, names: Sequence[str], what: str, thing: str) -> tuple[dict[str, int], list[str]]:
+    """Counts typed as 'Ada: 5, Cora: 2' (a setting's garnets): name -> count, each name one of
+    `names` (`what` says whose), and the problems, each naming what is allowed.
+
+    >>> named_counts("ada: 5, Cora:2", ["Ada", "Cora"], "a player", "garnets")
+    ({'Ada': 5, 'Cora': 2}, [])
+    >>> named_counts("Ada: 5, Ada: 1, Bo", ["Ada"], "a player", "garnets")[1][0]
+    'Ada is named twice (write each player once)'
+    """
+    counts: dict[str, int] = {}
+    problems = []
+    for part in ("" if is_blank(raw) else text(raw)).split(","):
+        if not part.strip():
+            continue
+        name, _, count = part.partition(":")
+        try:
+            player = as_choice(name, names, what)
+            if player in counts:  # which of two counts the host meant is not ours to guess
+                problems.append(f"{player} is named twice (write each player once)")
+            counts[player] = as_int(count, 0, 10_000, f"{player}'s {thing}")
+        except CellError as e:
+            problems.append(f"{e} (write e.g. 'Ada: 5, Cora: 2')")
+    return counts, problems
+
+
+def counts_text(counts: Mapping[str, int]) -> str:
+    """The inverse of `named_counts`, leaving out zeros.
+
+    >>> counts_text({"Ada": 5, "Bo": 0, "Cora": 2})
+    'Ada: 5, Cora: 2'
+    """
+    return ", ".join(f"{p}: {n}" for p, n in counts.items() if n)

@@ -89,18 +89,8 @@ def settings(config: Mapping[str, Any], players: Sequence[Name]) -> tuple[Settin
             problems.append(f"config meadows: {', '.join(left)} {'is' if len(left) == 1 else 'are'} in no meadow")
         if twice:
             problems.append(f"config meadows: {', '.join(twice)} in more than one meadow")
-    garnets: dict[str, int] = {}
-    for part in str(config.get("garnets") or "").split(","):
-        if not part.strip():
-            continue
-        name, _, count = part.partition(":")
-        try:
-            player = cells.as_choice(name, meadows[Meadow.BLUE], "a player (Blue Meadow)")
-            if player in garnets:  # which of two counts the host meant is not ours to guess
-                problems.append(f"config 'garnets': {player} is named twice (write each player once)")
-            garnets[player] = cells.as_int(count, 0, 10_000, f"{player}'s garnets")
-        except CellError as e:
-            problems.append(f"config 'garnets': {e} (write e.g. 'Ada: 5, Cora: 2')")
+    garnets, wrong = cells.named_counts(config.get("garnets"), meadows[Meadow.BLUE], "a player (Blue Meadow)", "garnets")
+    problems += [f"config 'garnets': {p}" for p in wrong]
     picks = {k: names(k, meadows[Meadow.BLUE], "a player (Blue Meadow)") for k in ("tie winner", "elimination candidate")}
     for key, picked in picks.items():
         if len(picked) > 1:

@@ -1,0 +1,137 @@
+"""A season as a value: its cast, settings, games and ledger; everything else is derived from them.
+
+Who is still in, who was eliminated in which game, what each player holds, the previous Main
+Match's winner and the Elimination Candidates owed a Death Match are all read off the ledger and
+the games' settled results, never kept a second time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from sheets_host.kit.result import ARTEFACTS, COSMOS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH, TOKEN
+from .ledger import Entry, balance
+
+# "what becomes of an eliminated player's garnets"
+GARNETS_REMOVED, GARNETS_TO_WINNER = "removed", "to the winner"
+# "how long a Token of Life protects"
+TOKEN_NEXT_PICKS, TOKEN_SEASON = "next death match picks", "the season"
+
+
+@dataclass(frozen=True)
+class SeasonSettings:
+    starting_garnets: int = 0
+    tiebreak: tuple[str, ...] = ()  # the whole cast, best first
+    eliminated_garnets: str = GARNETS_REMOVED
+    garnets_public: bool = False
+    token_lasts: str = TOKEN_NEXT_PICKS
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A game's result as the season last settled it: what later games are made from."""
+
+    at: str  # when
+    over: bool  # False: settled while not over (its rows withdrawn)
+    winners: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()
+    loser: str | None = None
+    owed: tuple[str, ...] = ()  # each decision still owed, in words
+
+
+@dataclass(frozen=True)
+class SeasonGame:
+    """A game of the season: its number, which game, where its books are, who plays, and what it
+    was given from the season (setting -> value as given)."""
+
+    number: str
+    game: str
+    match: str
+    where: str
+    backend: str
+    players: tuple[str, ...]
+    seed: int
+    made: str
+    given: Mapping[str, str] = field(default_factory=dict)
+    settlement: Settlement | None = None
+
+
+@dataclass(frozen=True)
+class Season:
+    name: str
+    seed: int
+    cast: tuple[str, ...]
+    settings: SeasonSettings
+    games: tuple[SeasonGame, ...] = ()
+    entries: tuple[Entry, ...] = ()
+
+    def held(self, player: str, what: str) -> int:
+        return balance(self.entries, player, what)
+
+    @cached_property
+    def eliminated(self) -> dict[str, str]:
+        """Player -> the number of the game that eliminated them, in order of elimination."""
+        out: dict[str, str] = {}
+        for e in self.entries:
+            if e.what == ELIMINATION and self.held(e.player, ELIMINATION) > 0 and e.amount > 0:
+                out.setdefault(e.player, e.game)
+        return out
+
+    @property
+    def still_in(self) -> tuple[str, ...]:
+        return tuple(p for p in self.cast if p not in self.eliminated)
+
+    def game(self, number: str) -> SeasonGame:
+        return next(g for g in self.games if g.number == number)
+
+    def next_number(self) -> str:
+        return str(len(self.games) + 1)
+
+    def last(self, match: str, before: str | None = None) -> SeasonGame | None:
+        """The latest game of `match` that is over (before game `before`, if given)."""
+        games = self.games if before is None else self.games[:[g.number for g in self.games].index(before)]
+        return next((g for g in reversed(games) if g.match == match and g.settlement and g.settlement.over), None)
+
+    def previous_winner(self) -> str | None:
+        """The previous Main Match's winner: its sole winner, or the first of its winners in the
+        Gamewide Tiebreak (ruling: docs/season.md)."""
+        last = self.last(MAIN_MATCH)
+        if not last or not last.settlement.winners:
+            return None
+        winners = last.settlement.winners
+        return min(winners, key=lambda p: self.settings.tiebreak.index(p) if p in self.settings.tiebreak else len(self.cast))
+
+    def holders(self, artefact: str) -> tuple[str, ...]:
+        assert artefact in ARTEFACTS
+        return tuple(p for p in self.still_in if self.held(p, artefact) > 0)
+
+    def garnets(self) -> dict[str, int]:
+        return {p: self.held(p, GARNET) for p in self.cast}
+
+    def candidates_owed(self) -> tuple[str, ...]:
+        """The last Main Match's Elimination Candidates still in and not yet in a Death Match since."""
+        last = self.last(MAIN_MATCH)
+        if not last:
+            return ()
+        after = self.games[[g.number for g in self.games].index(last.number) + 1:]
+        played = {p for g in after if g.match == DEATH_MATCH for p in g.players}
+        return tuple(p for p in last.settlement.candidates if p in self.still_in and p not in played)
+
+    def with_games(self, games: Sequence[SeasonGame]) -> Season:
+        return replace(self, games=tuple(games))
+
+    def with_entries(self, entries: Sequence[Entry]) -> Season:
+        return replace(self, entries=tuple(self.entries) + tuple(entries))
+
+
+def standing(season: Season, player: str) -> Mapping[str, object]:
+    """A player's own place in the season, as their `season` tab shows it."""
+    out: dict[str, object] = {"player": player,
+                              "standing": (f"eliminated in game {season.eliminated[player]}"
+                                           if player in season.eliminated else "still in"),
+                              TOKEN: season.held(player, TOKEN), GARNET: season.held(player, GARNET),
+                              COSMOS: season.held(player, COSMOS)}
+    out.update({a: season.held(player, a) for a in ARTEFACTS})
+    return out

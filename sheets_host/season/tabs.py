@@ -1,0 +1,160 @@
+"""The season books' tabs as schemas, and the season read from and written to them.
+
+The host's season book holds the `season` tab (its name, seed and settings, key and value as a
+game's config), the `cast`, the `games` (each with what it was given and its settled result) and
+the `ledger`; `balances` is written for the host to read and never read back. Every tab is checked
+whole on read: a problem names the tab, row and column (`SchemaErrors`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+import pandas as pd
+
+from sheets_host.kit import cells
+from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.result import ARTEFACTS, COSMOS, GARNET, MATCHES, THINGS, TOKEN
+from sheets_host.kit.table import Column, TabSchema
+from .ledger import BY, Entry
+from .state import (GARNETS_REMOVED, GARNETS_TO_WINNER, TOKEN_NEXT_PICKS, TOKEN_SEASON, Season, SeasonGame,
+                    SeasonSettings, Settlement)
+
+# Each setting with its default and the rule it comes from (`season --help`, docs/season.md).
+SETTINGS = (
+    Column("starting garnets", "int", lo=0,
+           doc="garnets each player holds when the season begins (the rule texts spend and earn them; none gives a "
+               "start; default 0)"),
+    Column("gamewide tiebreak", optional=True,
+           doc="the whole cast, best first, comma-separated; the Academy's ties end in it. Blank at `season new`: "
+               "drawn from the season's seed"),
+    Column("garnets of the eliminated", "choice", (GARNETS_REMOVED, GARNETS_TO_WINNER),
+           doc="removed (as on The Genius from its third season; the default) or to the winner (of the Death Match "
+               "that eliminated them, as in its second)"),
+    Column("garnets public", "bool", doc="yes: everyone's garnets are in the public season book; no (the default): "
+                                         "each player sees only their own"),
+    Column("token of life lasts", "choice", (TOKEN_NEXT_PICKS, TOKEN_SEASON),
+           doc="next death match picks (the default, as on the show): a Token of Life protects in the Death Match "
+               "picks right after the game that gave it, and is gone when the next Main Match is made; the season: "
+               "until the host takes it away (`season give`)"),
+)
+DEFAULTS = {"starting garnets": 0, "gamewide tiebreak": "", "garnets of the eliminated": GARNETS_REMOVED,
+            "garnets public": "no", "token of life lasts": TOKEN_NEXT_PICKS}
+SEASON_TAB = TabSchema("season", (Column("key"), Column("value", optional=True)),
+                       "The season's name, seed and settings.")
+CAST_TAB = TabSchema("cast", (Column("player"), Column("email", optional=True)),
+                     "Everyone who plays the season, in the order they were given.")
+GAMES_TAB = TabSchema("games", (
+    Column("game no", "int", lo=1), Column("game"), Column("match", "choice", MATCHES), Column("where"),
+    Column("backend", "choice", ("xlsx", "gsheets")), Column("players"), Column("seed", "int"), Column("made"),
+    Column("given", "json", optional=True, doc="each setting the season gave the game, as given"),
+    Column("settled at", optional=True), Column("over", "bool", optional=True),
+    Column("winners", optional=True), Column("candidates", optional=True, doc="Elimination Candidates, number 1 first"),
+    Column("loser", optional=True), Column("owed", optional=True, doc="decisions still to be made, ';'-separated")),
+    "Each game of the season, what it was given and its result as last settled.")
+LEDGER_TAB = TabSchema("ledger", (
+    Column("row", "int", lo=1), Column("when"), Column("game no", "int", lo=1, optional=True),
+    Column("at", optional=True), Column("player"), Column("what", "choice", THINGS), Column("amount", "int"),
+    Column("why"), Column("by", "choice", BY), Column("corrects", "int", lo=1, optional=True)),
+    "Every change, one row, never edited: a correction is a row of its own naming the row it corrects.")
+BALANCE_THINGS = (TOKEN, GARNET, COSMOS, *ARTEFACTS)
+
+
+def names(raw: object) -> tuple[str, ...]:
+    """
+    >>> names(" Ann, Bo ,"), names(None)
+    (('Ann', 'Bo'), ())
+    """
+    return tuple(n.strip() for n in ("" if cells.is_blank(raw) else cells.text(raw)).split(",") if n.strip())
+
+
+def read_settings(records: list[dict], cast: tuple[str, ...]) -> tuple[str, int, SeasonSettings]:
+    """The season's name, seed and settings from the `season` tab's key/value rows."""
+    raw = {cells.fold(cells.text(r["key"])): (r["value"], r["_row"]) for r in records}
+    errors, values = [], {}
+    for col in (Column("name"), Column("seed", "int"), *SETTINGS):
+        value, row = raw.get(cells.fold(col.name), (DEFAULTS.get(col.name), None))
+        try:
+            values[col.name] = col.parse(value)
+        except ValueError:
+            errors.append(SchemaError("season", row, col.name, cells.text(value), col.expected()))
+    tiebreak = names(values.get("gamewide tiebreak"))
+    if not errors and sorted(tiebreak) != sorted(cast):
+        errors.append(SchemaError("season", raw.get("gamewide tiebreak", (0, None))[1], "gamewide tiebreak",
+                                  ", ".join(tiebreak), "every player of the cast once: " + ", ".join(cast)))
+    if errors:
+        raise SchemaErrors(errors)
+    return values["name"], values["seed"], SeasonSettings(
+        values["starting garnets"], tiebreak, values["garnets of the eliminated"], values["garnets public"],
+        values["token of life lasts"])
+
+
+def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
+    """The season from its host book's tabs; SchemaErrors name every problem."""
+    missing = [t.name for t in (SEASON_TAB, CAST_TAB, GAMES_TAB, LEDGER_TAB) if t.name not in tabs]
+    if missing:
+        raise SchemaErrors([SchemaError(t, None, None, None, "the tab, as `season new` made it") for t in missing])
+    cast = tuple(cells.text(r["player"]) for r in CAST_TAB.records(tabs["cast"]))
+    name, seed, settings = read_settings(SEASON_TAB.records(tabs["season"]), cast)
+    games = []
+    for r in GAMES_TAB.records(tabs["games"]):
+        settlement = None
+        if r["settled at"]:
+            settlement = Settlement(cells.text(r["settled at"]), bool(r["over"]), names(r["winners"]),
+                                    names(r["candidates"]), r["loser"] or None,
+                                    tuple(o.strip() for o in cells.text(r["owed"] or "").split(";") if o.strip()))
+        games.append(SeasonGame(str(r["game no"]), r["game"], r["match"], cells.text(r["where"]), r["backend"],
+                                names(r["players"]), r["seed"], cells.text(r["made"]), r["given"] or {}, settlement))
+    entries = []
+    errors = []
+    for r in LEDGER_TAB.records(tabs["ledger"], cast):
+        if r["player"] not in cast:
+            errors.append(SchemaError("ledger", r["_row"], "player", r["player"], "one of the cast: " + ", ".join(cast)))
+        entries.append(Entry(r["row"], cells.text(r["when"]), str(r["game no"] or ""), cells.text(r["at"] or ""),
+                             r["player"], r["what"], r["amount"], cells.text(r["why"]), r["by"], r["corrects"]))
+    numbers = [e.number for e in entries]
+    if numbers != list(range(1, len(entries) + 1)):
+        errors.append(SchemaError("ledger", None, "row", None, "rows numbered 1, 2, 3... in order, none edited away"))
+    if errors:
+        raise SchemaErrors(errors)
+    return Season(name, seed, cast, settings, tuple(games), tuple(entries))
+
+
+def season_frame(season: Season) -> pd.DataFrame:
+    s = season.settings
+    values = {"name": season.name, "seed": season.seed, "starting garnets": s.starting_garnets,
+              "gamewide tiebreak": ", ".join(s.tiebreak), "garnets of the eliminated": s.eliminated_garnets,
+              "garnets public": "yes" if s.garnets_public else "no", "token of life lasts": s.token_lasts}
+    about = {c.name: c.doc for c in SETTINGS} | {"name": "the season's name", "seed": "every game's seed derives from it"}
+    return pd.DataFrame([[k, v, about[k]] for k, v in values.items()], columns=["key", "value", "about"], dtype=object)
+
+
+def games_frame(season: Season) -> pd.DataFrame:
+    rows = []
+    for g in season.games:
+        t = g.settlement
+        rows.append([int(g.number), g.game, g.match, g.where, g.backend, ", ".join(g.players), g.seed, g.made,
+                     json.dumps(dict(g.given), ensure_ascii=False) if g.given else None,
+                     t.at if t else None, ("yes" if t.over else "no") if t else None,
+                     ", ".join(t.winners) if t else None, ", ".join(t.candidates) if t else None,
+                     t.loser if t else None, "; ".join(t.owed) if t else None])
+    return pd.DataFrame(rows, columns=GAMES_TAB.header, dtype=object)
+
+
+def ledger_frame(entries) -> pd.DataFrame:
+    return pd.DataFrame([[e.number, e.when, int(e.game) if e.game else None, e.at or None, e.player, e.what, e.amount,
+                          e.why, e.by, e.corrects] for e in entries], columns=LEDGER_TAB.header, dtype=object)
+
+
+def balances_frame(season: Season) -> pd.DataFrame:
+    """Each player's balances and standing, for the host (derived; never read back)."""
+    rows = [[p, f"eliminated in game {season.eliminated[p]}" if p in season.eliminated else "still in",
+             *(season.held(p, t) for t in BALANCE_THINGS)] for p in season.cast]
+    return pd.DataFrame(rows, columns=["player", "standing", *BALANCE_THINGS], dtype=object)
+
+
+def host_tabs(season: Season) -> dict[str, pd.DataFrame]:
+    return {"season": season_frame(season),
+            "cast": pd.DataFrame([[p] for p in season.cast], columns=["player"], dtype=object),
+            "games": games_frame(season), "ledger": ledger_frame(season.entries), "balances": balances_frame(season)}
