@@ -18,7 +18,7 @@ PACKAGE = Path(sheets_host.__file__).parent
 # Each folder of sheets_host and what it may import besides itself. The product's layers, lowest
 # first: the kit; the games (a festival's `Event` interface and rules, the events that implement it,
 # the games, the Academy a festival of events) beside the backends;
-# the engine; discord; watch; the command line. The fakes serve the tests and `bench`, on the kit
+# the engine; discord; the season (above the engine, which never learns of seasons); watch; the command line. The fakes serve the tests and `bench`, on the kit
 # and the backends.
 GAMES = {"kit", "events", "festival", "games"}
 MAY_IMPORT = {
@@ -29,9 +29,10 @@ MAY_IMPORT = {
     "backends": {"kit", "backends"},
     "engine": GAMES | {"backends", "engine"},
     "discord": GAMES | {"backends", "engine", "discord"},
-    "watch": GAMES | {"backends", "engine", "discord", "watch"},
+    "season": GAMES | {"backends", "engine", "discord", "season"},
+    "watch": GAMES | {"backends", "engine", "discord", "season", "watch"},
     "fakes": {"kit", "backends", "fakes"},
-    "cli": GAMES | {"backends", "engine", "discord", "watch", "fakes", "cli"},
+    "cli": GAMES | {"backends", "engine", "discord", "season", "watch", "fakes", "cli"},
 }
 
 

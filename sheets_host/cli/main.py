@@ -21,6 +21,7 @@ from . import private
 from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, REASON, WEBHOOK, WHERE_HELP, Auth, BackendName,
                       friendly, open_where, player_list, webhooks_for)
 from . import records
+from . import season as season_commands
 from .deadlines import extend
 from .settings import expected, parse_settings, player_span, setting_columns
 
@@ -460,3 +461,6 @@ app.command(short_help="Move the open round's deadline; the players are told.")(
 
 if __name__ == "__main__":  # python -m sheets_host.cli.main, as bench runs it in a fresh process
     app(prog_name="sheets-host")
+
+app.add_typer(season_commands.app, name="season", short_help="A season: its book and ledger; make each game from it, "
+                                                             "settle each into it.")

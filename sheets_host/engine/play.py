@@ -167,6 +167,13 @@ def demo(game_name: str, backend: Backend, seed: int, players: int | None = None
     names = bots(game, players)
     engine.new_game(backend, game.name, names, seed, clock=clock, force=force)
     say(f"{game.title}: new game for {', '.join(names)} (seed {seed})")
+    return play_out(backend, seed, say, clock)
+
+
+def play_out(backend: Backend, seed: int, say: Callable[[str], None] = print,
+             clock: engine.Clock = engine.now_utc) -> engine.ResolveReport:
+    """A game already made, played to its end by bots through its books: each round the bot host
+    types what the game leaves to the host, the bots submit, then check and resolve."""
     while True:
         session = engine.open_session(backend, clock)
         if host_types(backend, session, seed):

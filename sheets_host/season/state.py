@@ -66,6 +66,7 @@ class Season:
     settings: SeasonSettings
     games: tuple[SeasonGame, ...] = ()
     entries: tuple[Entry, ...] = ()
+    emails: Mapping[str, str] = field(default_factory=dict)
 
     def held(self, player: str, what: str) -> int:
         return balance(self.entries, player, what)

@@ -95,7 +95,9 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
     missing = [t.name for t in (SEASON_TAB, CAST_TAB, GAMES_TAB, LEDGER_TAB) if t.name not in tabs]
     if missing:
         raise SchemaErrors([SchemaError(t, None, None, None, "the tab, as `season new` made it") for t in missing])
-    cast = tuple(cells.text(r["player"]) for r in CAST_TAB.records(tabs["cast"]))
+    cast_rows = CAST_TAB.records(tabs["cast"])
+    cast = tuple(cells.text(r["player"]) for r in cast_rows)
+    emails = {cells.text(r["player"]): cells.text(r["email"]) for r in cast_rows if r["email"]}
     name, seed, settings = read_settings(SEASON_TAB.records(tabs["season"]), cast)
     games = []
     for r in GAMES_TAB.records(tabs["games"]):
@@ -118,7 +120,7 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
         errors.append(SchemaError("ledger", None, "row", None, "rows numbered 1, 2, 3... in order, none edited away"))
     if errors:
         raise SchemaErrors(errors)
-    return Season(name, seed, cast, settings, tuple(games), tuple(entries))
+    return Season(name, seed, cast, settings, tuple(games), tuple(entries), emails)
 
 
 def season_frame(season: Season) -> pd.DataFrame:
@@ -156,5 +158,6 @@ def balances_frame(season: Season) -> pd.DataFrame:
 
 def host_tabs(season: Season) -> dict[str, pd.DataFrame]:
     return {"season": season_frame(season),
-            "cast": pd.DataFrame([[p] for p in season.cast], columns=["player"], dtype=object),
+            "cast": pd.DataFrame([[p, season.emails.get(p)] for p in season.cast], columns=CAST_TAB.header,
+                                 dtype=object),
             "games": games_frame(season), "ledger": ledger_frame(season.entries), "balances": balances_frame(season)}

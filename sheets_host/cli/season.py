@@ -1,0 +1,143 @@
+"""`sheets-host season`: a season of games made from one season book and settled into its ledger."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sheets_host.games import names as game_names
+from sheets_host.kit.console import echo
+from .options import AUTH, BACKEND, CREDENTIALS, Auth, BackendName, friendly, open_where, player_list
+
+SEASON_HELP = "The season: a folder, or the host season book's id or URL."
+
+
+def _settings_help() -> str:
+    # The settings' words live with the season (`season.tabs.SETTINGS`); kept in step by a test.
+    return ("Settings (--set key=value): 'starting garnets' (default 0); 'gamewide tiebreak' (the whole cast, best "
+            "first; default: drawn from the seed); 'garnets of the eliminated': removed (default, as on The Genius "
+            "from its third season) or to the winner (as in its second); 'garnets public': no (default) or yes; "
+            "'token of life lasts': next death match picks (default, as on the show) or the season.")
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="A season of Main Matches and Death Matches: one season book whose ledger carries the cast, "
+                       "Tokens of Life, garnets, cosmos, artefacts and eliminations from game to game. "
+                       + _settings_help() + " Rulings: docs/season.md.")
+
+
+def _opener(backend: Optional[BackendName], credentials: Optional[Path], auth: Auth, season_where: str):
+    """How a game of the season is opened: its where as recorded (a folder relative to the season's)."""
+    def open_game(game):
+        if game.backend == "xlsx":
+            place = Path(game.where)
+            return open_where(str(place if place.is_absolute() else Path(season_where) / place),
+                              BackendName.xlsx)
+        return open_where(game.where, BackendName.gsheets, credentials, auth)
+    return open_game
+
+
+@app.command("new")
+@friendly
+def new(season: str = typer.Argument(..., metavar="SEASON", help="xlsx: a folder to create."),
+        cast: str = typer.Option(..., "--cast", help="Comma-separated names; with Google, name=email."),
+        name: Optional[str] = typer.Option(None, "--name", help="The season's name (default: the folder's)."),
+        seed: int = typer.Option(1, "--seed", help="Every game's seed and the drawn Gamewide Tiebreak derive from it."),
+        setting: list[str] = typer.Option([], "--set", help="A season setting, key=value (repeatable)."),
+        force: bool = typer.Option(False, "--force", help="Replace a season already there, removing its books."),
+        backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Create a season's books (the host's and the public one) for its cast."""
+    from sheets_host.season import commands
+
+    names, emails = player_list(cast)
+    settings = {}
+    for item in setting:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"--set {item!r}: key=value")
+        settings[key.strip()] = value.strip()
+    b = open_where(season, backend, credentials, auth)
+    made = commands.new_season(b, name or Path(season).name, names, seed, emails, settings, force=force)
+    echo(f"season '{made.name}': {len(made.cast)} players; Gamewide Tiebreak {', '.join(made.settings.tiebreak)}.")
+    echo(f"host season book: {b.book('host').ref}; public: {b.book('public').ref}")
+    echo(f"next: sheets-host season next {season} GAME FOLDER")
+
+
+@app.command("next")
+@friendly
+def next_(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+          game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
+          folder: str = typer.Argument(..., metavar="FOLDER", help="Where the game's books go: a folder (relative "
+                                       "to the season's, or absolute); Google: '-' for new spreadsheets."),
+          players: Optional[str] = typer.Option(None, "--players", help="Who plays (default: everyone still in); "
+                                                "a Death Match: the Elimination Candidate and the opponent they "
+                                                "picked; Pyramid Superiority: its Blue Meadow."),
+          red: Optional[str] = typer.Option(None, "--red", help="Pyramid Superiority: the Red Meadow's three "
+                                            "eliminated players (default: the three eliminated last)."),
+          green: Optional[str] = typer.Option(None, "--green", help="Pyramid Superiority: the Green Meadow's three "
+                                              "spectators."),
+          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Make the season's next game: its players and what it takes from the season filled in from the ledger."""
+    from sheets_host.season import commands
+
+    def split(text):
+        return [n.strip() for n in (text or "").split(",") if n.strip()]
+
+    b = open_where(season, backend, credentials, auth)
+    kind = "gsheets" if b.name == "gsheets" else "xlsx"
+    made = commands.next_game(b, game, folder, kind, _opener(backend, credentials, auth, season), split(players),
+                              split(red), split(green))
+    g = made.game
+    echo(f"game {g.number}: {made.title} ({g.match}) for {', '.join(g.players)}, seed {g.seed}, at {g.where}.")
+    for key, value in g.given.items():
+        echo(f"  from the season: {key} = {value or '(none)'}")
+    echo(f"play it with the game's commands (sheets-host resolve ...); at its end: sheets-host season settle {season}")
+
+
+@app.command("settle")
+@friendly
+def settle(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Write each finished game's result to the ledger, exactly once (a redo or an undo is corrected)."""
+    from sheets_host.season import commands
+
+    b = open_where(season, backend, credentials, auth)
+    report = commands.settle(b, _opener(backend, credentials, auth, season))
+    for line in report.lines:
+        echo(line)
+    for problem in report.problems:
+        echo(f"problem: {problem}", fg=typer.colors.RED, err=True)
+    if report.problems:
+        raise typer.Exit(1)
+
+
+@app.command("give")
+@friendly
+def give(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+         player: str = typer.Argument(..., metavar="PLAYER"),
+         what: str = typer.Argument(..., metavar="WHAT", help="Token of Life, garnet, cosmos, Power of Light, "
+                                    "Power of Dark, elimination or guest."),
+         amount: int = typer.Argument(..., metavar="AMOUNT", help="How many (negative: taken away)."),
+         why: str = typer.Option(..., "--why", help="Why, for the ledger (quote the rule)."),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Write a row of your own to the ledger (an artefact granted, a Token of Life used)."""
+    from sheets_host.season import commands
+
+    entry = commands.give(open_where(season, backend, credentials, auth), player, what, amount, why)
+    echo(f"ledger row {entry.number}: {entry.player} {entry.amount:+d} {entry.what} ({entry.why})")
+
+
+@app.command("correct")
+@friendly
+def correct(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+            row: int = typer.Argument(..., metavar="ROW", help="The ledger row corrected."),
+            amount: int = typer.Argument(..., metavar="AMOUNT", help="Added to the row's (its negative cancels it)."),
+            why: str = typer.Option(..., "--why", help="Why, for the ledger."),
+            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Correct a ledger row by a new row that names it (rows are never edited)."""
+    from sheets_host.season import commands
+
+    entry = commands.correct(open_where(season, backend, credentials, auth), row, amount, why)
+    echo(f"ledger row {entry.number} corrects row {row}: {entry.player} {entry.amount:+d} {entry.what} ({entry.why})")

@@ -1,0 +1,288 @@
+"""The season's commands: `season new`, `next`, `settle`, `give` and `correct`.
+
+A season lives in its own books (a backend's `host` and `public` roles): the host's season book is
+the one source of truth and is written in one write per command, so a command killed at any moment
+either wrote all of it or none of it; everything else (the public season book, each game player's
+`season` tab) is derived from it and written after, so a re-run finishes it. Every command holds
+the season (`Backend.hold`), one at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from sheets_host.backends import Backend
+from sheets_host.engine.host import Clock, now_utc, open_session, stamp
+from sheets_host.engine.commit import caught_up
+from sheets_host.engine.creation import new_game
+from sheets_host.kit import cells
+from sheets_host.kit.errors import SchemaErrors, SheetsHostError
+from sheets_host.kit.result import GARNET, THINGS, TOKEN, Change, GameResult
+from . import books
+from .ledger import BY_HOST, BY_SEASON, Entry, settled
+from .state import GARNETS_TO_WINNER, Season, SeasonGame, Settlement
+from .tabs import DEFAULTS, SETTINGS, host_tabs, ledger_frame, load, read_settings
+from .takes import expiring, making, match_of
+
+# Opens the backend of a game of the season (its books are where the games tab says).
+OpenGame = Callable[[SeasonGame], Backend]
+
+
+def read(backend: Backend) -> Season:
+    return load(backend.book("host").read(["season", "cast", "games", "ledger"]))
+
+
+def game_seed(season: Season, number: str) -> int:
+    """Each game's seed, from the season's: the same season plays the same games."""
+    return int(hashlib.sha256(f"sheets-host season/{season.seed}/{number}".encode()).hexdigest()[:12], 16)
+
+
+def _write(backend: Backend, before: Season, after: Season) -> None:
+    """The host's season book in one write (the ledger's new rows appended), then the public book."""
+    added = after.entries[len(before.entries):]
+    tabs = host_tabs(after)
+    del tabs["ledger"]
+    backend.book("host").write(tabs, append={"ledger": ledger_frame(added)} if added else {})
+    books.deliver_public(backend, after)
+
+
+# ---- season new ---------------------------------------------------------------------------------
+
+def new_season(backend: Backend, name: str, cast: Sequence[str], seed: int, emails: Mapping[str, str] | None = None,
+               settings: Mapping[str, object] | None = None, clock: Clock = now_utc, force: bool = False) -> Season:
+    """A season's books for `cast`; the Gamewide Tiebreak drawn from `seed` unless set. Run again
+    with the same arguments it finishes what a killed run began; refuses to replace another season
+    unless `force`."""
+    cast = tuple(cells.text(p) for p in cast)
+    if len(cast) < 2 or len({cells.fold(p) for p in cast}) != len(cast):
+        raise SheetsHostError(f"--cast: two or more different players, comma-separated; got {', '.join(cast)}")
+    values = dict(DEFAULTS)
+    known = {c.name.casefold(): c.name for c in SETTINGS}
+    for key, value in (settings or {}).items():
+        if key.casefold() not in known:
+            raise SheetsHostError(f"unknown season setting {key!r}; allowed: {', '.join(known.values())}")
+        values[known[key.casefold()]] = value
+    if cells.is_blank(values["gamewide tiebreak"]):
+        import random
+
+        drawn = list(cast)
+        random.Random(f"sheets-host season/{seed}/gamewide tiebreak").shuffle(drawn)
+        values["gamewide tiebreak"] = ", ".join(drawn)
+    records = [{"key": k, "value": v, "_row": i} for i, (k, v) in enumerate({"name": name, "seed": seed, **values}.items(), 2)]
+    try:
+        _, _, parsed = read_settings(records, cast)
+    except SchemaErrors as e:
+        raise SheetsHostError(str(e)) from None
+    when = stamp(clock())
+    entries = tuple(Entry(i, when, "", "season new", p, GARNET, parsed.starting_garnets,
+                          "starting garnets (season setting 'starting garnets')", BY_SEASON)
+                    for i, p in enumerate(cast, 1) if parsed.starting_garnets)
+    season = Season(name, seed, cast, parsed, (), entries, dict(emails or {}))
+    with backend.hold("season new"):
+        existing = backend.existing()
+        if existing:
+            try:
+                there = read(backend)
+            except (SheetsHostError, SchemaErrors):
+                there = None
+            if there is not None and (there.name, there.seed, there.cast) == (name, seed, cast) and not there.games:
+                books.deliver_public(backend, there)  # the same command, killed after its host write
+                return there
+            if not force:
+                raise SheetsHostError(f"a season or a game is already here ({', '.join(existing[:4])}); --force "
+                                      "replaces it, removing its books")
+            backend.discard()
+        backend.create("host", f"{name} (season, host)").write(host_tabs(season))
+        books.deliver_public(backend, season)
+    return season
+
+
+# ---- season next --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Made:
+    season: Season
+    game: SeasonGame
+    title: str
+    refs: dict[str, str] = field(default_factory=dict)
+
+
+def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_game: OpenGame,
+              players: Sequence[str] = (), red: Sequence[str] = (), green: Sequence[str] = (),
+              clock: Clock = now_utc) -> Made:
+    """Game `game` made from the season at `where`: its players and every value the season gives
+    filled in from the ledger. The season records the game first (with any Tokens of Life that stop
+    protecting now), then makes it: the same command run again after a kill makes the same game."""
+    with backend.hold("season next"):
+        season = read(backend)
+        open_games = [g for g in season.games if not (g.settlement and g.settlement.over)]
+        again = next((g for g in season.games if g.where == where and g.game == game), None)
+        if again is None:
+            if open_games:
+                raise SheetsHostError(f"game {open_games[-1].number} ({open_games[-1].game}, {open_games[-1].where}) is "
+                                      "not settled yet: play it to its end and run `season settle` first")
+            plan = making(season, game, players, red, green)
+            number = season.next_number()
+            when = stamp(clock())
+            made = SeasonGame(number, game, match_of(game), where, backend_kind, plan.players, game_seed(season, number),
+                              when, {k: plan.settings[k] for k in plan.given})
+            first = len(season.entries)
+            gone = tuple(Entry(first + i, when, number, "made", p, TOKEN, -n,
+                               "a Token of Life protects in the Death Match picks right after the game that gave it "
+                               "(season setting 'token of life lasts'): a new Main Match begins", BY_SEASON)
+                         for i, (p, n) in enumerate(expiring(season, game).items(), 1))
+            after = season.with_games([*season.games, made]).with_entries(gone)
+            _write(backend, season, after)
+            season = after
+        else:
+            made = again
+        session = _made(open_game(made), season, made, clock)
+        books.deliver_season_tabs(open_game(made), season, made)
+        return Made(season, made, session.game.title, session.backend.refs())
+
+
+def _made(game_backend: Backend, season: Season, made: SeasonGame, clock: Clock):
+    """The game's session: made now, or as a run killed after making it left it (its delivery
+    finished); refused when another game is there."""
+    try:
+        with game_backend.hold("season next"):
+            session = caught_up(game_backend, clock)[0]
+    except (SheetsHostError, SchemaErrors):
+        return new_game(game_backend, made.game, list(made.players), made.seed,
+                        {p: season.emails[p] for p in made.players if p in season.emails},
+                        dict(made.given), clock=clock, given={k: _given_by(season, made) for k in made.given})
+    if (session.game.name, session.config["seed"], tuple(session.players)) != (made.game, made.seed, made.players):
+        raise SheetsHostError(f"another game is at {made.where} ({session.game.title}, seed {session.config['seed']}, "
+                              f"{', '.join(session.players)}): move it, or make game {made.number} elsewhere")
+    return session
+
+
+def _given_by(season: Season, game: SeasonGame) -> str:
+    return f"season '{season.name}' (its ledger before game {game.number})"
+
+
+# ---- season settle ------------------------------------------------------------------------------
+
+@dataclass
+class SettleReport:
+    lines: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    written: int = 0  # ledger rows added
+
+
+def _eliminated_garnets(season: Season, game: SeasonGame, result: GameResult) -> list[Change]:
+    """What becomes of the eliminated players' garnets, by the season's setting."""
+    out = []
+    for loser in result.eliminated:
+        held = sum(e.amount for e in season.entries if e.player == loser and e.what == GARNET and e.game != game.number)
+        if held <= 0:
+            continue
+        if season.settings.eliminated_garnets == GARNETS_TO_WINNER and result.winners:
+            why = "eliminated: their garnets go to the Death Match's winner (season setting 'garnets of the eliminated')"
+            out += [Change(loser, GARNET, -held, why), Change(result.winners[0], GARNET, held, why)]
+        else:
+            out.append(Change(loser, GARNET, -held, "eliminated: their garnets are removed (season setting "
+                                                     "'garnets of the eliminated')"))
+    return out
+
+
+def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> SettleReport:
+    """Every game of the season's result written to the ledger exactly once: a game newly over
+    adds its rows, one whose result changed (a redo) or that is no longer over (an undo) corrects
+    them. Run again, it writes nothing."""
+    report = SettleReport()
+    with backend.hold("season settle"):
+        season = read(backend)
+        before, games, touched = season, [], []
+        for g in season.games:
+            try:
+                settlement, changes, at = _read_game(season, g, open_game)
+            except (SheetsHostError, SchemaErrors) as e:
+                report.problems.append(f"game {g.number} ({g.game}, {g.where}): {e}; not settled")
+                games.append(g)
+                continue
+            new = settled(season.entries, g.number, changes, stamp(clock()), at)
+            if new:
+                season = season.with_entries(new)
+                report.lines.append(f"game {g.number} ({g.game}): {len(new)} ledger row(s) written ({at})")
+                touched.append(g.number)
+            elif g.settlement and settlement and g.settlement.over == settlement.over:
+                settlement = replace(settlement, at=g.settlement.at)
+            if settlement and settlement != g.settlement:
+                touched.append(g.number)
+            games.append(replace(g, settlement=settlement or g.settlement))
+        season = season.with_games(games)
+        report.written = len(season.entries) - len(before.entries)
+        if season != before:
+            _write(backend, before, season)
+        for g in season.games:
+            if g.number in set(touched) or g is season.games[-1]:
+                try:
+                    books.deliver_season_tabs(open_game(g), season, g)
+                except SheetsHostError as e:
+                    report.problems.append(f"game {g.number}: its players' season tabs: {e}")
+    if not report.lines:
+        report.lines.append("nothing to write: the ledger already holds every game's result")
+    return report
+
+
+def _read_game(season: Season, g: SeasonGame, open_game: OpenGame) -> tuple[Settlement | None, list[Change], str]:
+    """A game's settlement as its host book says now, the changes it gives and where it stands."""
+    session = open_session(open_game(g))
+    for key, value in g.given.items():
+        typed = cells.text(session.config.get(key) or "")
+        if typed != cells.text(value):
+            raise SheetsHostError(f"config {key!r} is {typed!r} but the season gave {value!r}")
+    game, state = session.game, session.state
+    last = session.last_resolved
+    at = (f"{game.round_name(last['round'])} resolved at {last['resolved at']}" if last else "not begun")
+    if not game.is_over(state):
+        return (Settlement(stamp(session.clock()), False) if g.settlement else None), [], f"not over: {at}"
+    result = game.result(state)
+    if result is None:
+        raise SheetsHostError(f"{game.title} gives no result the season can read")
+    outside = sorted({c.player for c in result.changes} - set(season.cast))
+    changes = [c for c in result.changes if c.player in season.cast] + _eliminated_garnets(season, g, result)
+    owed = tuple(f"{' and '.join(o.players)}: {o.what} (config '{o.setting}')" for o in result.owed)
+    if outside:
+        owed += (f"changes for {', '.join(outside)}, who are not of the cast, are not in the ledger",)
+    return (Settlement(stamp(session.clock()), True, result.winners, result.candidates, result.loser, owed),
+            changes, f"endgame: {at}")
+
+
+# ---- the host's own rows ------------------------------------------------------------------------
+
+def give(backend: Backend, player: str, what: str, amount: int, why: str, clock: Clock = now_utc) -> Entry:
+    """A row the host writes: an artefact granted, a Token of Life used, an elimination by hand."""
+    if not why.strip():
+        raise SheetsHostError("--why: say why, for the ledger")
+    if amount == 0:
+        raise SheetsHostError("the amount: a whole number, not 0")
+    with backend.hold("season give"):
+        season = read(backend)
+        try:
+            player = cells.as_choice(player, season.cast, "a player of the cast")
+            what = cells.as_choice(what, THINGS, "what")
+        except cells.CellError as e:
+            raise SheetsHostError(str(e)) from None
+        entry = Entry(len(season.entries) + 1, stamp(clock()), "", "by hand", player, what, amount, why.strip(), BY_HOST)
+        _write(backend, season, season.with_entries([entry]))
+    return entry
+
+
+def correct(backend: Backend, row: int, amount: int, why: str, clock: Clock = now_utc) -> Entry:
+    """A correction of ledger row `row`: a new row of `amount` (added to the row's) that names it."""
+    if not why.strip():
+        raise SheetsHostError("--why: say why, for the ledger")
+    with backend.hold("season correct"):
+        season = read(backend)
+        if not 1 <= row <= len(season.entries):
+            raise SheetsHostError(f"row {row}: the ledger has rows 1 to {len(season.entries)}")
+        old = season.entries[row - 1]
+        entry = Entry(len(season.entries) + 1, stamp(clock()), old.game, "correction", old.player, old.what, amount,
+                      why.strip(), BY_HOST, row)
+        _write(backend, season, season.with_entries([entry]))
+    return entry
+
