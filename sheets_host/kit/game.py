@@ -22,7 +22,7 @@ import pandas as pd
 
 from .cells import Problem, RowRef, SubmitRow
 from .layout import Palette
-from .result import GameResult
+from .result import MAIN_MATCH, GameResult
 from .table import Column, SubmitTab, TabSchema
 
 State = TypeVar("State")
@@ -184,6 +184,7 @@ class Game(ABC, Generic[State, Submission]):
     name: ClassVar[str]  # the command-line name, e.g. "wind-guide-me"
     title: ClassVar[str]
     round_word: ClassVar[str] = "round"  # what the rule text calls a round ("day" in some games)
+    match_type: ClassVar[str] = MAIN_MATCH  # the rule text's "Match Type": MM, or DM (a Death Match)
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_players: ClassVar[int | None] = None  # as many as the rule text has; None: max_players

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sheets_host.backends import Backend
+from sheets_host.backends import Backend, Book
 from sheets_host.games import get_game
 from sheets_host.kit.errors import BookError
 from sheets_host.kit.result import ARTEFACTS, COSMOS, ELIMINATION, GARNET, GUEST, TOKEN
@@ -67,6 +67,10 @@ def deliver_public(backend: Backend, season: Season) -> None:
         book = backend.book("public")
     except BookError:
         book = backend.create("public", f"{season.name} (season)", public=True)
+    write_public(book, season)
+
+
+def write_public(book: Book, season: Season) -> None:
     book.write(public_tabs(season), first=["cast", "games", "ledger"])
 
 

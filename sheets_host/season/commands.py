@@ -10,11 +10,13 @@ the season (`Backend.hold`), one at a time.
 from __future__ import annotations
 
 import hashlib
+
+import pandas as pd
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sheets_host.backends import Backend
-from sheets_host.engine.host import Clock, now_utc, open_session, stamp
+from sheets_host.engine.host import BOOKS_HEADER, Clock, now_utc, open_session, stamp
 from sheets_host.engine.commit import caught_up
 from sheets_host.engine.creation import new_game
 from sheets_host.kit import cells
@@ -26,12 +28,19 @@ from .state import GARNETS_TO_WINNER, Season, SeasonGame, Settlement
 from .tabs import DEFAULTS, SETTINGS, host_tabs, ledger_frame, load, read_settings
 from .takes import expiring, making, match_of
 
+BOOKS = "books"  # role -> book: where the season's public book is (Google: its spreadsheet)
+NEW_SPREADSHEETS = "-"  # `season next`'s FOLDER on Google: the game's books are new spreadsheets
 # Opens the backend of a game of the season (its books are where the games tab says).
 OpenGame = Callable[[SeasonGame], Backend]
 
 
 def read(backend: Backend) -> Season:
-    return load(backend.book("host").read(["season", "cast", "games", "ledger"]))
+    """The season from its host book (one read), its other books' places learnt from its `books` tab."""
+    tabs = backend.book("host").read(["season", "cast", "games", "ledger", BOOKS])
+    if BOOKS in tabs:
+        backend.bind({cells.text(r["role"]): cells.text(r["book"]) for r in tabs[BOOKS].to_dict("records")
+                      if not cells.is_blank(r.get("role")) and not cells.is_blank(r.get("book"))})
+    return load(tabs)
 
 
 def game_seed(season: Season, number: str) -> int:
@@ -44,8 +53,13 @@ def _write(backend: Backend, before: Season, after: Season) -> None:
     added = after.entries[len(before.entries):]
     tabs = host_tabs(after)
     del tabs["ledger"]
+    tabs[BOOKS] = _books_frame(backend)
     backend.book("host").write(tabs, append={"ledger": ledger_frame(added)} if added else {})
     books.deliver_public(backend, after)
+
+
+def _books_frame(backend: Backend) -> pd.DataFrame:
+    return pd.DataFrame([[r, ref] for r, ref in backend.refs().items()], columns=BOOKS_HEADER, dtype=object)
 
 
 # ---- season new ---------------------------------------------------------------------------------
@@ -80,6 +94,8 @@ def new_season(backend: Backend, name: str, cast: Sequence[str], seed: int, emai
                           "starting garnets (season setting 'starting garnets')", BY_SEASON)
                     for i, p in enumerate(cast, 1) if parsed.starting_garnets)
     season = Season(name, seed, cast, parsed, (), entries, dict(emails or {}))
+    # The same command run again takes over what a killed run made (Google: its marked spreadsheets).
+    backend.begin_new(hashlib.sha256(repr(("season", name, seed, cast, sorted(values.items()))).encode()).hexdigest()[:32])
     with backend.hold("season new"):
         existing = backend.existing()
         if existing:
@@ -94,8 +110,10 @@ def new_season(backend: Backend, name: str, cast: Sequence[str], seed: int, emai
                 raise SheetsHostError(f"a season or a game is already here ({', '.join(existing[:4])}); --force "
                                       "replaces it, removing its books")
             backend.discard()
-        backend.create("host", f"{name} (season, host)").write(host_tabs(season))
-        books.deliver_public(backend, season)
+        host = backend.create("host", f"{name} (season, host)")
+        public = backend.create("public", f"{name} (season)", public=True)
+        host.write(host_tabs(season) | {BOOKS: _books_frame(backend)})
+        books.write_public(public, season)
     return season
 
 
@@ -139,6 +157,11 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
         else:
             made = again
         session = _made(open_game(made), season, made, clock)
+        if made.where == NEW_SPREADSHEETS:  # Google: the game's place is known once it is made
+            placed = replace(made, where=session.host.ref)
+            after = season.with_games([placed if g is made else g for g in season.games])
+            _write(backend, season, after)
+            season, made = after, placed
         books.deliver_season_tabs(open_game(made), season, made)
         return Made(season, made, session.game.title, session.backend.refs())
 

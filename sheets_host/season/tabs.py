@@ -107,7 +107,8 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
                                     names(r["candidates"]), r["loser"] or None,
                                     tuple(o.strip() for o in cells.text(r["owed"] or "").split(";") if o.strip()))
         games.append(SeasonGame(str(r["game no"]), r["game"], r["match"], cells.text(r["where"]), r["backend"],
-                                names(r["players"]), r["seed"], cells.text(r["made"]), r["given"] or {}, settlement))
+                                names(r["players"]), r["seed"], cells.text(r["made"]), json.loads(r["given"]) if r["given"] else {},
+                                settlement))
     entries = []
     errors = []
     for r in LEDGER_TAB.records(tabs["ledger"], cast):

@@ -11,16 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from sheets_host.games import get_game
 from sheets_host.kit import cells
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.result import DEATH_MATCH, MAIN_MATCH, POWER_OF_DARK, POWER_OF_LIGHT, TOKEN
 from .state import TOKEN_NEXT_PICKS, Season
 
-DEATH_MATCHES = ("spirit-chain",)
-
-
 def match_of(game: str) -> str:
-    return DEATH_MATCH if game in DEATH_MATCHES else MAIN_MATCH
+    """A Main Match or a Death Match, as the game's rule text says."""
+    return get_game(game).match_type
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ def making(season: Season, game: str, players: Sequence[str] = (), red: Sequence
     number = season.next_number()
     by = f"season '{season.name}', before game {number}"
     chosen = _in(season, players, "--players") if players else season.still_in
-    if game == "spirit-chain":
+    if match_of(game) == DEATH_MATCH:
         return _death_match(season, chosen, by)
     if game == "pyramid-superiority":
         return _pyramid(season, chosen, red, green, by)

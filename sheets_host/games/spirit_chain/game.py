@@ -19,6 +19,7 @@ import pandas as pd
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window, rng_for
 from sheets_host.kit.layout import Palette
+from sheets_host.kit.result import DEATH_MATCH
 from . import bots, phases, read, rules, tabs, views
 from .state import SpiritChainState, SpiritChainSubmission, blank
 
@@ -26,6 +27,7 @@ from .state import SpiritChainState, SpiritChainSubmission, blank
 class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
     name = "spirit-chain"
     title = "Spirit Chain"
+    match_type = DEATH_MATCH
     min_players = max_players = rules.PLAYERS
     data_tabs = tabs.DATA_TABS
     state_tabs = tabs.STATE_TABS
