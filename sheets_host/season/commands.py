@@ -162,7 +162,7 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
             after = season.with_games([placed if g is made else g for g in season.games])
             _write(backend, season, after)
             season, made = after, placed
-        books.deliver_season_tabs(open_game(made), season, made)
+        books.deliver_season_tabs(session.backend, season, made)
         return Made(season, made, session.game.title, session.backend.refs())
 
 
@@ -218,10 +218,11 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
     report = SettleReport()
     with backend.hold("season settle"):
         season = read(backend)
-        before, games, touched = season, [], []
+        before, games, touched, opened = season, [], [], {}
         for g in season.games:
             try:
-                settlement, changes, at = _read_game(season, g, open_game)
+                opened[g.number] = game_backend = open_game(g)
+                settlement, changes, at = _read_game(season, g, game_backend)
             except (SheetsHostError, SchemaErrors) as e:
                 report.problems.append(f"game {g.number} ({g.game}, {g.where}): {e}; not settled")
                 games.append(g)
@@ -241,9 +242,9 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
         if season != before:
             _write(backend, before, season)
         for g in season.games:
-            if g.number in set(touched) or g is season.games[-1]:
+            if (g.number in set(touched) or g is season.games[-1]) and g.number in opened:
                 try:
-                    books.deliver_season_tabs(open_game(g), season, g)
+                    books.deliver_season_tabs(opened[g.number], season, g)
                 except SheetsHostError as e:
                     report.problems.append(f"game {g.number}: its players' season tabs: {e}")
     if not report.lines:
@@ -251,9 +252,10 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
     return report
 
 
-def _read_game(season: Season, g: SeasonGame, open_game: OpenGame) -> tuple[Settlement | None, list[Change], str]:
-    """A game's settlement as its host book says now, the changes it gives and where it stands."""
-    session = open_session(open_game(g))
+def _read_game(season: Season, g: SeasonGame, game_backend: Backend) -> tuple[Settlement | None, list[Change], str]:
+    """A game's settlement as its host book says now, the changes it gives and where it stands
+    (the backend then knows the game's books)."""
+    session = open_session(game_backend)
     for key, value in g.given.items():
         typed = cells.text(session.config.get(key) or "")
         if typed != cells.text(value):

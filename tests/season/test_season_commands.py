@@ -190,3 +190,29 @@ def test_the_hosts_rows_and_corrections_are_rows_of_their_own(where):
         season.give(backend(where), "Zed", "garnet", 1, "why not")
     with pytest.raises(SheetsHostError, match="rows 1 to 2"):
         season.correct(backend(where), 9, 1, "no such row")
+
+
+class Killed(BaseException):
+    """The process dying: nothing after it runs."""
+
+
+@pytest.mark.parametrize("dies", ["before the game is made", "after the game's commit"])
+def test_season_next_killed_and_run_again_makes_the_game_once(where, monkeypatch, dies):
+    new(where)
+    real = season.new_game
+
+    def dying(backend, *args, **kwargs):
+        if dies == "after the game's commit":
+            real(backend, *args, **kwargs)
+        raise Killed()
+
+    monkeypatch.setattr(season, "new_game", dying)
+    with pytest.raises(Killed):
+        make(where, "contest")
+    monkeypatch.setattr(season, "new_game", real)
+    held = season.read(backend(where))
+    assert len(held.games) == 1  # recorded before the game is made
+    again = season.next_game(backend(where), "contest", "games/1", "xlsx", opener(where), clock=fixed_clock)
+    assert again.game == held.games[0] and len(season.read(backend(where)).games) == 1
+    play(where, "1", {"Ann": 9, "Bo": 7, "Cy": 4, "Di": 2, "Ed": 3})
+    assert settle(where).written
