@@ -193,6 +193,8 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
           webhook: Optional[str] = WEBHOOK, private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS,
           no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (no reminders either)."),
           once: bool = typer.Option(False, "--once", help="Do what is due now and exit (run it from cron)."),
+          season: Optional[str] = typer.Option(None, "--season", metavar="SEASON", help="The game's season: once the "
+                                               "game is over, its result is settled into the season's ledger."),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Run the game on its deadlines: check submissions every few minutes (players see their
     status in their own book), post reminders before each deadline, lock and resolve at the
@@ -215,9 +217,12 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
         echo(f"posting to {posting.shown(url)}"
              + (f", and private pictures, receipts and nudges to the players' webhooks in {webhooks}" if webhooks else ""))
     try:
-        Watch(source, url, say=echo, webhooks=webhooks).run(once=once)
+        over = Watch(source, url, say=echo, webhooks=webhooks).run(once=once)
     except KeyboardInterrupt:
         echo("watch stopped: start it again to go on (the host book says what is done)")
+        return
+    if over and season and not season_commands.settled_and_said(season, backend, credentials, auth):
+        raise typer.Exit(1)
 
 
 app.command(short_help="Nudge privately each player whose submission is missing or does not count.")(private.remind)

@@ -101,19 +101,28 @@ def next_(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
 def settle(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Write each finished game's result to the ledger, exactly once (a redo or an undo is corrected)."""
-    from sheets_host.season import commands
-
-    b = open_where(season, backend, credentials, auth)
-    report = commands.settle(b, _opener(backend, credentials, auth, season))
-    for line in report.lines:
-        echo(line)
-    for problem in report.problems:
-        echo(f"problem: {problem}", fg=typer.colors.RED, err=True)
-    if report.problems:
+    if not settled_and_said(season, backend, credentials, auth):
         raise typer.Exit(1)
 
 
-@app.command("give")
+def settled_and_said(season: str, backend: Optional[BackendName], credentials: Optional[Path], auth: Auth) -> bool:
+    """`season settle`, its lines printed (`watch --season` runs it when its game is over); whether
+    every game could be read."""
+    from sheets_host.season import commands
+
+    report = commands.settle(open_where(season, backend, credentials, auth), _opener(backend, credentials, auth, season))
+    for line in report.lines:
+        echo(f"season: {line}")
+    for problem in report.problems:
+        echo(f"season: problem: {problem}", fg=typer.colors.RED, err=True)
+    return not report.problems
+
+
+# A negative amount ("-1": a Token of Life used) is an argument, not an unknown option.
+SIGNED = {"ignore_unknown_options": True}
+
+
+@app.command("give", context_settings=SIGNED)
 @friendly
 def give(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
          player: str = typer.Argument(..., metavar="PLAYER"),
@@ -129,7 +138,7 @@ def give(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
     echo(f"ledger row {entry.number}: {entry.player} {entry.amount:+d} {entry.what} ({entry.why})")
 
 
-@app.command("correct")
+@app.command("correct", context_settings=SIGNED)
 @friendly
 def correct(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
             row: int = typer.Argument(..., metavar="ROW", help="The ledger row corrected."),

@@ -247,7 +247,7 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
                     books.deliver_season_tabs(opened[g.number], season, g)
                 except SheetsHostError as e:
                     report.problems.append(f"game {g.number}: its players' season tabs: {e}")
-    if not report.lines:
+    if not report.lines and not report.problems:
         report.lines.append("nothing to write: the ledger already holds every game's result")
     return report
 

@@ -125,13 +125,13 @@ class Watch:
     def say(self, line: str) -> None:
         self._say(f"{stamp(self.clock())} {line}")
 
-    def run(self, once: bool = False, sleep: Callable[[float], object] = time.sleep) -> None:
+    def run(self, once: bool = False, sleep: Callable[[float], object] = time.sleep) -> bool:
         """Pass after pass until the game is over; with `once`, only until nothing more is due now
-        (for cron)."""
+        (for cron). Whether the game is over (and posted)."""
         while True:
             wake = self.step()
             if wake is None or (once and wake > self.clock()):
-                return
+                return wake is None
             sleep(max(0.0, (wake - self.clock()).total_seconds()))
 
     def step(self) -> datetime | None:

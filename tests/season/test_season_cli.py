@@ -1,0 +1,78 @@
+"""`sheets-host season` as a host types it, and `watch --season` settling a game once it is over."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from sheets_host.backends.kinds import open_backend
+from sheets_host.cli.main import app
+from sheets_host.engine import commands as engine
+from sheets_host.season import commands as season
+from sheets_host.season.tabs import SETTINGS
+
+from . import contest
+
+runner = CliRunner()
+
+
+def said(*args: str):
+    result = runner.invoke(app, list(args))
+    return result.exit_code, " ".join(result.output.split())
+
+
+def test_season_help_names_every_setting_with_its_default():
+    code, text = said("season", "--help")
+    assert code == 0
+    for column in SETTINGS:
+        assert f"'{column.name}'" in text, column.name
+    for default in ("default 0", "removed (default", "no (default)", "next death match picks (default"):
+        assert default in text
+
+
+def test_a_season_played_from_the_command_line_and_settled_by_watch(monkeypatch, tmp_path):
+    contest.install(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, text = said("season", "new", "larks", "--cast", "Ann,Bo,Cy,Di", "--seed", "3", "--set", "garnets public=yes")
+    assert code == 0 and "season 'larks': 4 players" in text
+    code, text = said("season", "next", "larks", "contest", "games/1")
+    assert code == 0 and "game 1: Contest (Main Match) for Ann, Bo, Cy, Di" in text
+    game = open_backend("xlsx", "larks/games/1")
+    for player, score in zip(("Ann", "Bo", "Cy", "Di"), (9, 5, 3, 2)):
+        game.book(f"player:{player}").write({"submit": pd.DataFrame([{"score": score}])})
+    engine.resolve(game, early=True)
+    code, text = said("watch", "larks/games/1", "--no-post", "--once", "--season", "larks")
+    assert code == 0 and "season: game 1 (contest)" in text and "ledger row(s) written" in text
+    code, text = said("season", "settle", "larks")
+    assert code == 0 and "nothing to write" in text
+    code, text = said("season", "give", "larks", "bo", "Power of Dark", "1", "--why", "a prize")
+    assert code == 0 and "Bo +1 Power of Dark (a prize)" in text
+    number = len(season.read(open_backend("xlsx", "larks")).entries)
+    code, text = said("season", "correct", "larks", str(number), "-1", "--why", "granted by mistake")
+    assert code == 0 and f"corrects row {number}" in text
+    code, text = said("season", "give", "larks", "Zed", "garnet", "1", "--why", "x")
+    assert code == 2 and "Zed" in text and "a player of the cast" in text
+
+
+def test_settle_names_a_game_it_cannot_read_and_exits_non_zero(monkeypatch, tmp_path):
+    contest.install(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    said("season", "new", "larks", "--cast", "Ann,Bo,Cy")
+    said("season", "next", "larks", "contest", "games/1")
+    (tmp_path / "larks/games/1/host.xlsx").unlink()
+    code, text = said("season", "settle", "larks")
+    assert code == 1 and "game 1 (contest, games/1)" in text and "not settled" in text
+
+
+@pytest.mark.parametrize("args, words", [
+    (("season", "next", "larks", "duel", "games/2", "--players", "Ann"), "a Death Match is two players"),
+    (("season", "next", "larks", "pyramid-superiority", "games/2", "--players", "Ann,Bo,Cy"), "Red Meadow"),
+    (("season", "next", "larks", "contest", "games/2", "--red", "Ann"), "Pyramid Superiority's meadows"),
+])
+def test_season_next_refuses_what_the_season_forbids_naming_it(monkeypatch, tmp_path, args, words):
+    contest.install(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    said("season", "new", "larks", "--cast", "Ann,Bo,Cy")
+    code, text = said(*args)
+    assert code == 2 and words in text, text
