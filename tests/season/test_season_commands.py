@@ -216,3 +216,17 @@ def test_season_next_killed_and_run_again_makes_the_game_once(where, monkeypatch
     assert again.game == held.games[0] and len(season.read(backend(where)).games) == 1
     play(where, "1", {"Ann": 9, "Bo": 7, "Cy": 4, "Di": 2, "Ed": 3})
     assert settle(where).written
+
+
+def test_garnets_of_the_eliminated_go_to_the_death_matchs_winner_when_the_season_says_so(where):
+    new(where, **{"starting garnets": 2, "garnets of the eliminated": "to the winner"})
+    make(where, "contest")
+    play(where, "1", {"Ann": 9, "Bo": 7, "Cy": 4, "Di": 2, "Ed": 3})  # Di: 2 garnets held, none earned
+    settle(where)
+    make(where, "duel", ["Di", "Bo"])
+    play(where, "2", {"Di": 1, "Bo": 5})
+    settle(where)
+    held = season.read(backend(where))
+    assert (held.held("Di", GARNET), held.held("Bo", GARNET)) == (0, 2 + 2 + 2)  # start, 7 points, Di's
+    moved = [e for e in held.entries if e.why.startswith("eliminated:")]
+    assert [(e.player, e.amount) for e in moved] == [("Di", -2), ("Bo", 2)]
