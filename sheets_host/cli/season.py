@@ -9,6 +9,7 @@ import typer
 
 from sheets_host.games import names as game_names
 from sheets_host.kit.console import echo
+from .settings import parse_settings
 from .options import AUTH, BACKEND, CREDENTIALS, Auth, BackendName, friendly, open_where, player_list
 
 SEASON_HELP = "The season: a folder, or the host season book's id or URL."
@@ -78,6 +79,8 @@ def next_(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
                                             "eliminated players (default: the three eliminated last)."),
           green: Optional[str] = typer.Option(None, "--green", help="Pyramid Superiority: the Green Meadow's three "
                                               "spectators."),
+          setting: list[str] = typer.Option([], "--set", help="A game setting the season does not give, key=value "
+                                            "(repeatable): deadlines, the game's own rules."),
           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
     """Make the season's next game: its players and what it takes from the season filled in from the ledger."""
     from sheets_host.season import commands
@@ -88,7 +91,7 @@ def next_(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
     b = open_where(season, backend, credentials, auth)
     kind = "gsheets" if b.name == "gsheets" else "xlsx"
     made = commands.next_game(b, game, folder, kind, _opener(backend, credentials, auth, season), split(players),
-                              split(red), split(green))
+                              split(red), split(green), settings=parse_settings(game, setting))
     g = made.game
     echo(f"game {g.number}: {made.title} ({g.match}) for {', '.join(g.players)}, seed {g.seed}, at {g.where}.")
     for key, value in g.given.items():

@@ -129,10 +129,11 @@ class Made:
 
 def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_game: OpenGame,
               players: Sequence[str] = (), red: Sequence[str] = (), green: Sequence[str] = (),
-              clock: Clock = now_utc) -> Made:
+              clock: Clock = now_utc, settings: Mapping[str, object] | None = None) -> Made:
     """Game `game` made from the season at `where`: its players and every value the season gives
     filled in from the ledger. The season records the game first (with any Tokens of Life that stop
-    protecting now), then makes it: the same command run again after a kill makes the same game."""
+    protecting now), then makes it: the same command run again after a kill makes the same game.
+    `settings`: the host's own for the game (deadlines, its rules), never one the season gives."""
     with backend.hold("season next"):
         season = read(backend)
         open_games = [g for g in season.games if not (g.settlement and g.settlement.over)]
@@ -142,10 +143,14 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
                 raise SheetsHostError(f"game {open_games[-1].number} ({open_games[-1].game}, {open_games[-1].where}) is "
                                       "not settled yet: play it to its end and run `season settle` first")
             plan = making(season, game, players, red, green)
+            ours = sorted(k for k in (settings or {}) if k.casefold() in {g.casefold() for g in plan.given})
+            if ours:
+                raise SheetsHostError(f"--set {', '.join(ours)}: given by the season from its ledger, not by hand")
             number = season.next_number()
             when = stamp(clock())
             made = SeasonGame(number, game, match_of(game), where, backend_kind, plan.players, game_seed(season, number),
-                              when, {k: plan.settings[k] for k in plan.given})
+                              when, {k: plan.settings[k] for k in plan.given}, own={k: cells.text(v) for k, v in
+                                                                                (settings or {}).items()})
             first = len(season.entries)
             gone = tuple(Entry(first + i, when, number, "made", p, TOKEN, -n,
                                "a Token of Life protects in the Death Match picks right after the game that gave it "
@@ -175,7 +180,7 @@ def _made(game_backend: Backend, season: Season, made: SeasonGame, clock: Clock)
     except (SheetsHostError, SchemaErrors):
         return new_game(game_backend, made.game, list(made.players), made.seed,
                         {p: season.emails[p] for p in made.players if p in season.emails},
-                        dict(made.given), clock=clock, given={k: _given_by(season, made) for k in made.given})
+                        {**made.own, **made.given}, clock=clock, given={k: _given_by(season, made) for k in made.given})
     if (session.game.name, session.config["seed"], tuple(session.players)) != (made.game, made.seed, made.players):
         raise SheetsHostError(f"another game is at {made.where} ({session.game.title}, seed {session.config['seed']}, "
                               f"{', '.join(session.players)}): move it, or make game {made.number} elsewhere")

@@ -56,6 +56,7 @@ class SeasonGame:
     made: str
     given: Mapping[str, str] = field(default_factory=dict)
     settlement: Settlement | None = None
+    own: Mapping[str, str] = field(default_factory=dict)  # the host's own settings for it (`--set`)
 
 
 @dataclass(frozen=True)

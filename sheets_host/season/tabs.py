@@ -49,6 +49,7 @@ GAMES_TAB = TabSchema("games", (
     Column("game no", "int", lo=1), Column("game"), Column("match", "choice", MATCHES), Column("where"),
     Column("backend", "choice", ("xlsx", "gsheets")), Column("players"), Column("seed", "int"), Column("made"),
     Column("given", "json", optional=True, doc="each setting the season gave the game, as given"),
+    Column("host settings", "json", optional=True, doc="the host's own settings for the game (`--set`)"),
     Column("settled at", optional=True), Column("over", "bool", optional=True),
     Column("winners", optional=True), Column("candidates", optional=True, doc="Elimination Candidates, number 1 first"),
     Column("loser", optional=True), Column("owed", optional=True, doc="decisions still to be made, ';'-separated")),
@@ -108,7 +109,7 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
                                     tuple(o.strip() for o in cells.text(r["owed"] or "").split(";") if o.strip()))
         games.append(SeasonGame(str(r["game no"]), r["game"], r["match"], cells.text(r["where"]), r["backend"],
                                 names(r["players"]), r["seed"], cells.text(r["made"]), json.loads(r["given"]) if r["given"] else {},
-                                settlement))
+                                settlement, json.loads(r["host settings"]) if r["host settings"] else {}))
     entries = []
     errors = []
     for r in LEDGER_TAB.records(tabs["ledger"], cast):
@@ -139,6 +140,7 @@ def games_frame(season: Season) -> pd.DataFrame:
         t = g.settlement
         rows.append([int(g.number), g.game, g.match, g.where, g.backend, ", ".join(g.players), g.seed, g.made,
                      json.dumps(dict(g.given), ensure_ascii=False) if g.given else None,
+                     json.dumps(dict(g.own), ensure_ascii=False) if g.own else None,
                      t.at if t else None, ("yes" if t.over else "no") if t else None,
                      ", ".join(t.winners) if t else None, ", ".join(t.candidates) if t else None,
                      t.loser if t else None, "; ".join(t.owed) if t else None])

@@ -76,3 +76,18 @@ def test_season_next_refuses_what_the_season_forbids_naming_it(monkeypatch, tmp_
     said("season", "new", "larks", "--cast", "Ann,Bo,Cy")
     code, text = said(*args)
     assert code == 2 and words in text, text
+
+
+def test_season_next_takes_the_hosts_own_settings_but_never_one_the_season_gives(monkeypatch, tmp_path):
+    contest.install(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    said("season", "new", "larks", "--cast", "Ann,Bo,Cy")
+    code, text = said("season", "next", "larks", "wind-guide-me", "games/1", "--set", "light holders=Ann")
+    assert code == 2 and "--set light holders: given by the season" in text
+    code, text = said("season", "next", "larks", "contest", "games/1", "--set", "round hours=24",
+                      "--set", "first deadline=2026-12-01 18:00")
+    assert code == 0, text
+    config = open_backend("xlsx", "larks/games/1").book("host").read(["config"])["config"]
+    assert dict(zip(config["key"], config["value"]))["round hours"] == 24
+    assert season.read(open_backend("xlsx", "larks")).games[0].own == {"round hours": "24",
+                                                                       "first deadline": "2026-12-01 18:00"}
