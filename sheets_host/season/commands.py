@@ -156,17 +156,19 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
                                "a Token of Life protects in the Death Match picks right after the game that gave it "
                                "(season setting 'token of life lasts'): a new Main Match begins", BY_SEASON)
                          for i, (p, n) in enumerate(expiring(season, game).items(), 1))
+            if where == NEW_SPREADSHEETS:
+                # Google: the game is made first (a `new` run again takes over what it made), then
+                # recorded with its place, in the season's one write.
+                session = _made(open_game(made), season, made, clock)
+                made = replace(made, where=session.host.ref)
             after = season.with_games([*season.games, made]).with_entries(gone)
             _write(backend, season, after)
             season = after
+            if where != NEW_SPREADSHEETS:
+                session = _made(open_game(made), season, made, clock)
         else:
             made = again
-        session = _made(open_game(made), season, made, clock)
-        if made.where == NEW_SPREADSHEETS:  # Google: the game's place is known once it is made
-            placed = replace(made, where=session.host.ref)
-            after = season.with_games([placed if g is made else g for g in season.games])
-            _write(backend, season, after)
-            season, made = after, placed
+            session = _made(open_game(made), season, made, clock)
         books.deliver_season_tabs(session.backend, season, made)
         return Made(season, made, session.game.title, session.backend.refs())
 

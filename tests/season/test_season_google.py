@@ -33,7 +33,9 @@ def test_a_season_on_google_is_made_played_and_settled_from_its_host_book_alone(
     def at_host():
         return fake_backend(host, fake=fake)[0]
 
+    fake.requests.clear()
     game = season.next_game(at_host(), "contest", "-", "gsheets", opener, clock=fixed_clock).game
+    assert fake.count(host) == 2  # the lease taken with the read, one write: the game recorded with its place
     assert game.where.startswith("https://docs.google.com/spreadsheets/d/")
     assert season.read(at_host()).games[0].where == game.where  # placed once made
     played = fake_backend(game.where, fake=fake)[0]
