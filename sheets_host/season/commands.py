@@ -10,6 +10,7 @@ the season (`Backend.hold`), one at a time.
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pandas as pd
 from collections.abc import Callable, Mapping, Sequence
@@ -79,8 +80,6 @@ def new_season(backend: Backend, name: str, cast: Sequence[str], seed: int, emai
             raise SheetsHostError(f"unknown season setting {key!r}; allowed: {', '.join(known.values())}")
         values[known[key.casefold()]] = value
     if cells.is_blank(values["gamewide tiebreak"]):
-        import random
-
         drawn = list(cast)
         random.Random(f"sheets-host season/{seed}/gamewide tiebreak").shuffle(drawn)
         values["gamewide tiebreak"] = ", ".join(drawn)
