@@ -370,5 +370,5 @@ def summary(view: SeasonSeen) -> str:
     lines.append(f"**Still in ({len(view.still_in)}):** " + _names([_held(p) for p in view.still_in]))
     out = [p for p in view.cast if p.kind != IN]
     if out:
-        lines.append("**Left the season:** " + "; ".join(f"{_held(p)}, {p.short}" for p in out))
+        lines += ["**Left the season:**", *(f"- {_held(p)}: {p.standing}" for p in out)]
     return "\n".join(lines)
