@@ -196,3 +196,18 @@ def test_a_players_standing_is_coloured_in_their_tab(player):
     why = list(tab.columns).index("why")
     assert layout.fills.get((standing, why)) == (None if player == "Bo" else
                                                  tint(books.STANDING_COLOURS[books.GUESTING]))
+
+
+def test_the_season_books_are_written_on_google_sheets_too():
+    """Every layout passes the fake's checks against Google's own documents (the signed amounts'
+    number format, the notes, the fills)."""
+    from sheets_host.fakes.google import fake_backend
+
+    season = sample(garnets_public=True)
+    backend, _ = fake_backend()
+    tabs = host_tabs(season)
+    backend.create("host", season.name).write(tabs, layouts=books.host_layouts(tabs))
+    books.deliver_public(backend, season)
+    public = backend.book("public").read()
+    assert list(public["cast"]["garnets"]) == [season.held(p, GARNET) for p in season.cast]
+    assert list(public["ledger"]["amount"]) == list(books.public_tabs(season)["ledger"]["amount"])
