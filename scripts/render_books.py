@@ -14,6 +14,12 @@ through a game by bots: `docs_announcement`) are also saved small, cropped to wh
 and the game's doc show, every colour that carries meaning kept (`tests/test_docs_pictures.py`).
 
     .venv/bin/python scripts/render_books.py magicians-market --docs
+
+With `--season FOLDER` (an offline season, `sheets-host season new`), it draws the season's books
+instead: every tab of the host's season book and of the public one, the `season` tab of the first
+player of the cast in each game's books, and the picture `season post` sends (`season.png`).
+
+    .venv/bin/python scripts/render_books.py --season seasons/s1
 """
 
 from __future__ import annotations
@@ -74,23 +80,24 @@ def play(game_name: str, folder: Path, rounds: int | None, seed: int) -> list[st
     return names
 
 
-def split(book: Path, into: Path) -> list[Path]:
-    """One copy of `book` per visible tab, holding only that tab (LibreOffice draws the active one)."""
+def split(book: Path, into: Path, only: str | None = None, name: str | None = None) -> list[Path]:
+    """One copy of `book` per visible tab (only the tab `only`, when given), holding only that tab
+    (LibreOffice draws the active one), named from `name` (else the book's)."""
     wb = openpyxl.load_workbook(book)
-    names = [ws.title for ws in wb.worksheets if ws.sheet_state == "visible"]
+    names = [ws.title for ws in wb.worksheets if ws.sheet_state == "visible" and only in (None, ws.title)]
     copies = []
-    for i, name in enumerate(names):
+    for i, tab in enumerate(names):
         wb = openpyxl.load_workbook(book)
-        for other in [ws for ws in wb.worksheets if ws.title != name]:
+        for other in [ws for ws in wb.worksheets if ws.title != tab]:
             wb.remove(other)
         wb.active = 0
-        ws = wb[name]
+        ws = wb[tab]
         ws.sheet_state = "visible"
         # One page wide, as many long as it takes, as a player scrolls it on a screen.
         ws.page_setup.orientation = "landscape"
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
-        path = into / f"{book.stem}-{i:02d}-{name.replace(' ', '_')}.xlsx"
+        path = into / f"{name or book.stem}-{i:02d}-{tab.replace(' ', '_')}.xlsx"
         wb.save(path)
         copies.append(path)
     return copies
@@ -98,7 +105,8 @@ def split(book: Path, into: Path) -> list[Path]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("game", choices=game_names())
+    parser.add_argument("game", nargs="?", choices=game_names())
+    parser.add_argument("--season", type=Path, help="a season's folder: draw its books instead of a game's")
     parser.add_argument("--out", type=Path, default=Path("gallery"))
     parser.add_argument("--rounds", type=int, default=2, help="rounds resolved before the mid-game books")
     parser.add_argument("--stage", choices=["mid", "end", "both"], default="both",
@@ -108,12 +116,22 @@ def main() -> int:
                              "the announcement's picture from a game by bots")
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args()
+    if (args.game is None) == (args.season is None):
+        parser.error("name a GAME, or a season's folder with --season")
     soffice = shutil.which("soffice") or shutil.which("libreoffice")
     pdftoppm = shutil.which("pdftoppm")
     if soffice is None or pdftoppm is None:
         print("LibreOffice and poppler are needed: install libreoffice-calc-nogui and poppler-utils (Debian) "
               "and run again", file=sys.stderr)
         return 1
+    if args.season is not None:
+        out = args.out / "season" / args.season.name
+        out.mkdir(parents=True, exist_ok=True)
+        if render_season(args.season, out, soffice, pdftoppm):
+            return 1
+        for png in sorted(out.glob("*.png")):
+            print(png)
+        return 0
     stages = {"mid": args.rounds, "end": None}
     for stage in (["mid", "end"] if args.stage == "both" else [args.stage]):
         out = args.out / args.game / stage
@@ -210,15 +228,8 @@ def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pd
         pieces.mkdir()
         names = play(game, folder, rounds, seed)
         books = [folder / "host.xlsx", folder / "public.xlsx", folder / "players" / f"{names[0]}.xlsx"]
-        copies = [c for b in books for c in split(b, pieces)]
-        # Headless LibreOffice has no PNG export for sheets: PDF, then poppler's pdftoppm.
-        done = subprocess.run([soffice, "--headless", "--convert-to", "pdf", "--outdir", str(pieces),
-                               *map(str, copies)], capture_output=True, text=True)
-        if done.returncode:
-            print(done.stderr, file=sys.stderr)
+        if draw([c for b in books for c in split(b, pieces)], pieces, out, soffice, pdftoppm):
             return 1
-        for pdf in sorted(pieces.glob("*.pdf")):
-            subprocess.run([pdftoppm, "-png", "-r", "80", str(pdf), str(out / pdf.stem)], check=True)
         if docs is not None:
             session = engine.open_session(XlsxBackend(folder))
             submit = get_game(game).submit_tabs(session.state, names[0])[0].name.replace(" ", "_")
@@ -228,6 +239,43 @@ def render(game: str, rounds: int | None, seed: int, out: Path, soffice: str, pd
             small(Image.open(submitted), docs / f"{game}-submit.png", height=180)
             if announced := docs_announcement(game, seed):
                 small(Image.open(io.BytesIO(announced)), docs / f"{game}-announcement.png")
+    return 0
+
+
+def draw(copies: list[Path], pieces: Path, out: Path, soffice: str, pdftoppm: str) -> int:
+    """Each of `copies` (one tab each, in `pieces`) drawn to PNG in `out`; non-zero when LibreOffice fails."""
+    # Headless LibreOffice has no PNG export for sheets: PDF, then poppler's pdftoppm.
+    # A profile of its own: a LibreOffice already running (another render, a person's) is left alone.
+    profile = f"-env:UserInstallation={(pieces / 'profile').resolve().as_uri()}"
+    done = subprocess.run([soffice, profile, "--headless", "--convert-to", "pdf", "--outdir", str(pieces),
+                           *map(str, copies)], capture_output=True, text=True)
+    if done.returncode:
+        print(done.stderr, file=sys.stderr)
+        return 1
+    for pdf in sorted(pieces.glob("*.pdf")):
+        subprocess.run([pdftoppm, "-png", "-r", "80", str(pdf), str(out / pdf.stem)], check=True)
+    return 0
+
+
+def render_season(folder: Path, out: Path, soffice: str, pdftoppm: str) -> int:
+    """Draws every tab of a season's host and public books, the `season` tab of the cast's first
+    player in each game of it, and the season's picture into `out`; non-zero when LibreOffice fails."""
+    from sheets_host.season import picture
+    from sheets_host.season.books import SEASON_TAB, seen
+    from sheets_host.season.tabs import load
+
+    season = load(XlsxBackend(folder).book("host").read())
+    with tempfile.TemporaryDirectory() as tmp:
+        pieces = Path(tmp)
+        copies = [c for b in ("host", "public") for c in split(folder / f"{b}.xlsx", pieces, name=f"season-{b}")]
+        for game in season.games:
+            player = next((p for p in season.cast if p in game.players), None)
+            book = folder / game.where / "players" / f"{player}.xlsx"  # a game on Google has none
+            if player and book.is_file():
+                copies += split(book, pieces, only=SEASON_TAB, name=f"game-{game.number}-{player}")
+        if draw(copies, pieces, out, soffice, pdftoppm):
+            return 1
+    (out / "season.png").write_bytes(picture.draw(seen(season)))
     return 0
 
 

@@ -10,7 +10,8 @@ import typer
 from sheets_host.games import names as game_names
 from sheets_host.kit.console import echo
 from .settings import parse_settings
-from .options import AUTH, BACKEND, CREDENTIALS, Auth, BackendName, friendly, open_where, player_list
+from .options import (AUTH, BACKEND, CREDENTIALS, WEBHOOK, Auth, BackendName, friendly, open_where, player_list,
+                      webhooks_for)
 
 SEASON_HELP = "The season: a folder, or the host season book's id or URL."
 
@@ -153,3 +154,32 @@ def correct(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP
 
     entry = commands.correct(open_where(season, backend, credentials, auth), row, amount, why)
     echo(f"ledger row {entry.number} corrects row {row}: {entry.player} {entry.amount:+d} {entry.what} ({entry.why})")
+
+
+@app.command("post")
+@friendly
+def post(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP), webhook: Optional[str] = WEBHOOK,
+         dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be posted; post nothing."),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Post the season so far to the public Discord channel: each game's winners, Elimination
+    Candidates and who left, the cast still in, and a picture of it all (public information only).
+
+    Sent once for each state of the season: posting again with nothing new says so (what was
+    posted is kept in the host season book's posts tab).
+
+    Example: sheets-host season post seasons/s1 --dry-run
+    """
+    from sheets_host.season import post as posting
+
+    url = webhooks_for(season, webhook, None, public=not dry_run,
+                       instead="add --dry-run to print the messages without posting them")[0]
+    report = posting.post(open_where(season, backend, credentials, auth), url, dry_run=dry_run)
+    if report.already:
+        echo(f"nothing new: the season as it is now ({report.after}) was posted at {report.already}.")
+    elif dry_run:
+        for k, message in enumerate(report.messages, 1):
+            files = f" (pictures: {', '.join(f.name for f in message.files)})" if message.files else ""
+            echo(f"--- message {k} of {len(report.messages)}, {len(message.content)} characters{files}")
+            echo(message.content)
+    else:
+        echo(f"the season ({report.after}) posted: {report.posted} message(s).")

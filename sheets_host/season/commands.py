@@ -52,15 +52,19 @@ def game_seed(season: Season, number: str) -> int:
 def _write(backend: Backend, before: Season, after: Season) -> None:
     """The host's season book in one write (the ledger's new rows appended), then the public book."""
     added = after.entries[len(before.entries):]
-    tabs = host_tabs(after)
+    tabs = _host_book(backend, after)
+    layouts = books.host_layouts(tabs)
     del tabs["ledger"]
-    tabs[BOOKS] = _books_frame(backend)
-    backend.book("host").write(tabs, append={"ledger": ledger_frame(added)} if added else {})
+    backend.book("host").write(tabs, append={"ledger": ledger_frame(added)} if added else {}, layouts=layouts,
+                               shown={"ledger": ledger_frame(before.entries)})
     books.deliver_public(backend, after)
 
 
-def _books_frame(backend: Backend) -> pd.DataFrame:
-    return pd.DataFrame([[r, ref] for r, ref in backend.refs().items()], columns=BOOKS_HEADER, dtype=object)
+def _host_book(backend: Backend, season: Season) -> dict[str, pd.DataFrame]:
+    """Every tab of the host's season book, whole: those read back, the balances, the books' places."""
+    return host_tabs(season) | {"balances": books.balances_frame(season),
+                                BOOKS: pd.DataFrame([[r, ref] for r, ref in backend.refs().items()],
+                                                    columns=BOOKS_HEADER, dtype=object)}
 
 
 # ---- season new ---------------------------------------------------------------------------------
@@ -111,7 +115,8 @@ def new_season(backend: Backend, name: str, cast: Sequence[str], seed: int, emai
             backend.discard()
         host = backend.create("host", f"{name} (season, host)")
         public = backend.create("public", f"{name} (season)", public=True)
-        host.write(host_tabs(season) | {BOOKS: _books_frame(backend)})
+        tabs = _host_book(backend, season)
+        host.write(tabs, layouts=books.host_layouts(tabs), first=list(tabs))
         books.write_public(public, season)
     return season
 

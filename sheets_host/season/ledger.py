@@ -9,6 +9,7 @@ game's result gave that still stand are compared with the changes of its result 
 is added, what is gone is withdrawn by a correction (a redo changed the result, or an undo took
 the game's end away). Run twice, the second run finds nothing to write.
 
+>>> from sheets_host.kit.result import TOKEN
 >>> won = Change("Ann", TOKEN, 2, "the sole winner earns two Tokens of Life")
 >>> rows = settled((), "1", (won,), "2026-11-29 18:00", "endgame")
 >>> [(r.number, r.player, r.what, r.amount) for r in rows]

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from sheets_host.kit.result import ARTEFACTS, COSMOS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH, TOKEN
+from sheets_host.kit.result import ARTEFACTS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH
 from .ledger import Entry, balance
 
 # "what becomes of an eliminated player's garnets"
@@ -127,13 +127,3 @@ class Season:
     def with_entries(self, entries: Sequence[Entry]) -> Season:
         return replace(self, entries=tuple(self.entries) + tuple(entries))
 
-
-def standing(season: Season, player: str) -> Mapping[str, object]:
-    """A player's own place in the season, as their `season` tab shows it."""
-    out: dict[str, object] = {"player": player,
-                              "standing": (f"eliminated in game {season.eliminated[player]}"
-                                           if player in season.eliminated else "still in"),
-                              TOKEN: season.held(player, TOKEN), GARNET: season.held(player, GARNET),
-                              COSMOS: season.held(player, COSMOS)}
-    out.update({a: season.held(player, a) for a in ARTEFACTS})
-    return out

@@ -15,7 +15,7 @@ import pandas as pd
 
 from sheets_host.kit import cells
 from sheets_host.kit.errors import SchemaError, SchemaErrors
-from sheets_host.kit.result import ARTEFACTS, COSMOS, GARNET, MATCHES, THINGS, TOKEN
+from sheets_host.kit.result import MATCHES, THINGS
 from sheets_host.kit.table import Column, TabSchema
 from .ledger import BY, Entry
 from .state import (GARNETS_REMOVED, GARNETS_TO_WINNER, TOKEN_NEXT_PICKS, TOKEN_SEASON, Season, SeasonGame,
@@ -59,7 +59,6 @@ LEDGER_TAB = TabSchema("ledger", (
     Column("at", optional=True), Column("player"), Column("what", "choice", THINGS), Column("amount", "int"),
     Column("why"), Column("by", "choice", BY), Column("corrects", "int", lo=1, optional=True)),
     "Every change, one row, never edited: a correction is a row of its own naming the row it corrects.")
-BALANCE_THINGS = (TOKEN, GARNET, COSMOS, *ARTEFACTS)
 
 
 def names(raw: object) -> tuple[str, ...]:
@@ -152,15 +151,8 @@ def ledger_frame(entries) -> pd.DataFrame:
                           e.why, e.by, e.corrects] for e in entries], columns=LEDGER_TAB.header, dtype=object)
 
 
-def balances_frame(season: Season) -> pd.DataFrame:
-    """Each player's balances and standing, for the host (derived; never read back)."""
-    rows = [[p, f"eliminated in game {season.eliminated[p]}" if p in season.eliminated else "still in",
-             *(season.held(p, t) for t in BALANCE_THINGS)] for p in season.cast]
-    return pd.DataFrame(rows, columns=["player", "standing", *BALANCE_THINGS], dtype=object)
-
-
 def host_tabs(season: Season) -> dict[str, pd.DataFrame]:
     return {"season": season_frame(season),
             "cast": pd.DataFrame([[p, season.emails.get(p)] for p in season.cast], columns=CAST_TAB.header,
                                  dtype=object),
-            "games": games_frame(season), "ledger": ledger_frame(season.entries), "balances": balances_frame(season)}
+            "games": games_frame(season), "ledger": ledger_frame(season.entries)}

@@ -172,7 +172,7 @@ def test_every_player_sees_only_their_own_season_in_their_books(where):
     settle(where)
     book = backend(where / "games/1").book("player:Bo").read([SEASON_TAB])[SEASON_TAB]
     text = book.to_string()
-    assert "+2 garnet: 7 points" in text and all(name not in text for name in ("Ann", "Cy", "Di", "Ed"))
+    assert "7 points: a garnet per 3" in text and all(name not in text for name in ("Ann", "Cy", "Di", "Ed"))
 
 
 def test_the_hosts_rows_and_corrections_are_rows_of_their_own(where):

@@ -175,9 +175,10 @@ class SeasonSequences(RuleBasedStateMachine):
         for p in held.cast:
             assert all(held.held(p, t) == sum(e.amount for e in held.entries if e.player == p and e.what == t)
                        for t in THINGS)
-            for what, value in season_tab(held, p).itertuples(index=False):
-                named = [o for o in held.cast if o != p and o in f"{what} {value}"]
-                assert not named or (what == "everyone's garnets" and held.settings.garnets_public), (p, what, value)
+            for row in season_tab(held, p).itertuples(index=False):
+                said = " ".join("" if v is None else str(v) for v in row)
+                named = [o for o in held.cast if o != p and o in said]
+                assert not named or (row[0] == "everyone's garnets" and held.settings.garnets_public), (p, said)
         latest = held.games[-1] if held.games else None
         if latest and self.delivered:
             for p in latest.players:
