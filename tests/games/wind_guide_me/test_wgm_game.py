@@ -6,7 +6,7 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from sheets_host.engine.play import play_in_memory
+from sheets_host.engine.play import bot_states, play_in_memory
 from sheets_host.games.wind_guide_me.state import Placement, WindState, WindSubmission
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaErrors
@@ -233,6 +233,18 @@ def test_state_tabs_round_trip(wgm, wgm_defaults):
     state = play_in_memory(wgm, PLAYERS, 4, wgm_defaults["config"], wgm_defaults["data"])
     loaded = wgm.load(PLAYERS, records(wgm, state), wgm_defaults["config"], wgm_defaults["data"])
     assert loaded == state and loaded.round == 8
+
+
+def test_a_stone_on_the_position_of_a_fake_gone_before_reads_back_from_the_tabs(wgm, wgm_defaults):
+    """A fake stone that disappeared frees its position: a stone placed there in a later round
+    stands alone (the `stones` tab was refused, so no command could read the host book again)."""
+    config = {**wgm_defaults["config"], "light holders": "Ada, Blaise, Cora", "dark holders": "Cora, Dmitri, Emmy"}
+    game = list(bot_states(wgm, PLAYERS, 0, config, wgm_defaults["data"]))
+    reused = [(p.site, p.position) for p in game[-1].placed if p.stone.fake and p.gone and any(
+        q.site == p.site and q.position == p.position and q.stone.round > p.gone for q in game[-1].placed)]
+    assert reused  # seed 0 has one
+    for state in game:
+        assert wgm.load(PLAYERS, records(wgm, state), config, wgm_defaults["data"]) == state
 
 
 def test_a_host_edit_that_breaks_the_stones_tab_names_tab_row_and_column(wgm, wgm_defaults):
