@@ -449,9 +449,9 @@ def test_all_three_players_tied_is_reported_for_the_host_to_settle_and_recorded_
     assert table[ADA] == (2, "tied: the winner chooses the Elimination Candidate (tell the host)")
     # Where to record it is the host's business: in the host's log, no config key in the public standings.
     assert "config" not in " ".join(r for _, r in table.values())
-    assert host_decisions(with_points(settled, {ADA: 50, BLAISE: 50, CORA: 50})) == [
+    assert host_decisions(with_points(settled, {ADA: 50, BLAISE: 50, CORA: 50}))[0] == (
         "to decide: the Blue Meadow's winner chooses the Elimination Candidate among the tied: write it in config "
-        "'elimination candidate'"]
+        "'elimination candidate'")
     chosen = replace(end, settings=replace(end.settings, tie_winner=CORA, elimination_candidate=ADA))
     table = results(with_points(chosen, {ADA: 50, BLAISE: 50, CORA: 50}))
     assert table[ADA] == (3, "Elimination Candidate (Death Match)") and table[BLAISE] == (2, "Death Match")
