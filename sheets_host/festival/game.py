@@ -16,6 +16,7 @@ import pandas as pd
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window
 from sheets_host.kit.layout import Palette
+from sheets_host.kit.result import GameResult
 from sheets_host.kit.table import SubmitTab
 from . import bots, read, rules, tabs, views
 from .event import Event
@@ -140,6 +141,9 @@ class Festival(Game[FestivalState, FestivalSubmission]):
 
     def summary(self, state: FestivalState) -> dict[str, float]:
         return views.summary(state)
+
+    def result(self, state: FestivalState) -> GameResult | None:
+        return views.result(state)
 
     def picture(self, state: FestivalState) -> bytes | None:
         """The pictures of the events the tool runs that played the round just resolved and have

@@ -13,6 +13,7 @@ from dataclasses import replace
 import pandas as pd
 
 from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.result import GARNET, MAIN_MATCH, TOKEN, Change, GameResult, Owed
 from sheets_host.kit.table import SubmitTab
 from .endgame import listed, ordinal
 from .event import Event, EventRound
@@ -222,6 +223,26 @@ def standings(state: FestivalState) -> pd.DataFrame:
     if not state.over:
         table.insert(0, "rank", "")
     return table
+
+
+def result(state: FestivalState) -> GameResult | None:
+    """What the festival gives the season, from the endgame the announcement and the results table
+    come from: the winners' Tokens of Life, the garnets earned (each with its reason) and those
+    spent on the preference lists, and the Elimination Candidate, owed to the sole winner while
+    their choice among the tied is awaited."""
+    if not state.over:
+        return None
+    end = endgame(state)
+    why = ("the sole winner earns two Tokens of Life" if end.sole_winner is not None
+           else "tied winners each earn a single Token of Life")
+    changes = [Change(p, TOKEN, n, why) for p, n in end.tokens.items()]
+    changes += [Change(p, GARNET, n, reason) for p, n, reason in end.garnet_reasons]
+    changes += [Change(p, GARNET, -n, "spent on the preference list") for p in state.players
+                if (n := state.preferences[p].garnets)]
+    owed = (Owed((end.sole_winner,), "the Elimination Candidate", end.candidate_tied, "candidate choice"),
+            ) if end.candidate_awaited else ()
+    return GameResult(MAIN_MATCH, tuple(state.players), end.winners, tuple(changes),
+                      (end.candidate,) if end.candidate else (), owed=owed)
 
 
 def summary(state: FestivalState) -> dict[str, float]:

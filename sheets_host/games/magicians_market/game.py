@@ -13,6 +13,7 @@ import pandas as pd
 
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window
+from sheets_host.kit.result import GameResult
 from . import bots, read, tabs, views
 from .market import MarketSubmission, Player
 from .state import MarketState
@@ -82,6 +83,9 @@ class MagiciansMarket(Game[MarketState, MarketSubmission]):
 
     def summary(self, state: MarketState) -> dict[str, float]:
         return views.summary(state)
+
+    def result(self, state: MarketState) -> GameResult | None:
+        return views.result(state)
 
     def public_view(self, state: MarketState) -> dict[str, pd.DataFrame]:
         return views.public_view(state)

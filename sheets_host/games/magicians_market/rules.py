@@ -307,6 +307,19 @@ def tokens_of_life(coins: Mapping[str, int], count: int = TOKENS_OF_LIFE) -> tup
     return winners, None
 
 
+def may_receive_extra_token(coins: Mapping[str, int], numbered: Mapping[str, int], ties: Sequence[Tie]) -> list[str]:
+    """Whom the player with the most coins may grant one more Token of Life: a player who is not
+    an Elimination Candidate (nor tied for one: candidates are decided first), and not the sole
+    richest themself.
+
+    >>> may_receive_extra_token({"Ada": 9, "Bo": 5, "Cy": 1}, {"Cy": 3}, [])
+    ['Bo']
+    """
+    pending = {p for t in ties for p in t.players}
+    richest = [p for p, c in coins.items() if c == max(coins.values())]
+    return [p for p in coins if p not in numbered and p not in pending and richest != [p]]
+
+
 def garnets(coins: int) -> int:
     """One garnet for every 100 coins."""
     return coins // COINS_PER_GARNET

@@ -235,9 +235,7 @@ def end_decisions(state: MarketState) -> tuple[tuple[Player, ...], Player | None
             errors.append(SchemaError("config", None, "elimination candidates", ", ".join(chosen), problem))
             return (), None, errors  # whom the extra token may go to depends on the candidates
     if extra:
-        numbered, ties = rules.elimination_candidates(coins, chosen)
-        richest = [p for p in state.players if coins[p] == max(coins.values())]
-        if extra in numbered or any(extra in t.players for t in ties) or richest == [extra]:
+        if extra not in rules.may_receive_extra_token(coins, *rules.elimination_candidates(coins, chosen)):
             errors.append(SchemaError("config", None, "extra token of life", extra,
                                       "a player other than the richest who is not an Elimination Candidate "
                                       "(decide tied Elimination Candidates first)"))

@@ -9,10 +9,13 @@ their own bid came to (never whether another bid tied with it). Gifts received s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import takewhile
 
 import pandas as pd
 
 from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.result import GARNET, HOST, MAIN_MATCH, TOKEN, Change, GameResult, Owed
 from . import rules, tabs
 from .market import Good, MarketSubmission, Part, Player, Refusal, opening_market
 from .read import ACTIONS, SUBMIT_TAB, gift_part, what_parts
@@ -203,17 +206,43 @@ def log(after: MarketState, refusals: Sequence[Refusal]) -> list[str]:
     return lines + (host_decisions(after) if after.over else [])
 
 
+@dataclass(frozen=True)
+class Ending:
+    """The end as the rules decide it from the final coins and the host's decisions that fit them:
+    the one home of the public results, the host's to-do and the season's `result`."""
+
+    coins: Mapping[Player, int]
+    numbered: Mapping[Player, int]  # Elimination Candidate -> number (1 picks first)
+    ties: Sequence[rules.Tie]  # tied for Elimination Candidate: the host decides
+    winners: Sequence[Player]  # a Token of Life each: the top four of those not candidates
+    edge: rules.Tie | None  # tied across the last token: none for them
+    richest: Sequence[Player]
+    extra: Player | None  # the richest player's one more Token of Life, once the host typed it
+    may_receive: Sequence[Player]  # whom it may go to
+
+    def tokens(self, player: Player) -> int:
+        return (player in self.winners) + (player == self.extra)
+
+
+def ending(state: MarketState) -> Ending:
+    coins = state.now.coins
+    chosen, extra, _ = tabs.end_decisions(state)
+    numbered, ties = rules.elimination_candidates(coins, chosen)
+    pending = {p for t in ties for p in t.players}
+    winners, edge = rules.tokens_of_life({p: c for p, c in coins.items() if p not in numbered and p not in pending})
+    return Ending(coins, numbered, ties, winners, edge, [p for p in state.players if coins[p] == max(coins.values())],
+                  extra, rules.may_receive_extra_token(coins, numbered, ties))
+
+
 def host_decisions(state: MarketState) -> list[str]:
     """What the host still has to decide at the end, and where to write it: the host's log says
     it, the public results only say that the host decides (players read no config keys)."""
-    coins = state.now.coins
-    chosen, extra, _ = tabs.end_decisions(state)
-    _, ties = rules.elimination_candidates(coins, chosen)
+    end = ending(state)
     lines = [f"to decide: {', '.join(t.players)} tie for Elimination Candidate {' or '.join(map(str, t.places))}: "
-             "write the order in config 'elimination candidates'" for t in ties]
-    richest = [p for p in state.players if coins[p] == max(coins.values())]
-    if not extra:
-        who = richest[0] if len(richest) == 1 else f"one of {', '.join(richest)} (tied richest, the host decides who)"
+             "write the order in config 'elimination candidates'" for t in end.ties]
+    if not end.extra:
+        who = (end.richest[0] if len(end.richest) == 1
+               else f"one of {', '.join(end.richest)} (tied richest, the host decides who)")
         lines.append(f"to decide: {who} may grant one more Token of Life to a player who is not an Elimination "
                      "Candidate: write that player in config 'extra token of life'")
     return lines
@@ -222,24 +251,19 @@ def host_decisions(state: MarketState) -> list[str]:
 def results(state: MarketState) -> list[dict]:
     """Each player's end result, richest first: rank, coins, Tokens of Life, Elimination Candidate
     number, garnets, and notes on ties and decisions left to the host."""
-    coins = state.now.coins
-    chosen, extra, _ = tabs.end_decisions(state)
-    numbered, ties = rules.elimination_candidates(coins, chosen)
-    pending = {p for t in ties for p in t.players}
-    eligible = {p: c for p, c in coins.items() if p not in numbered and p not in pending}
-    winners, edge = rules.tokens_of_life(eligible)
-    richest = [p for p in state.players if coins[p] == max(coins.values())]
+    end = ending(state)
+    coins, richest = end.coins, end.richest
     notes: dict[Player, list[str]] = {p: [] for p in state.players}
-    for tie in ties:
+    for tie in end.ties:
         for p in tie.players:
             notes[p].append(f"tied with {_others(tie.players, p)} for Elimination Candidate "
                             f"{' or '.join(map(str, tie.places))}: the host decides")
-    if edge:
-        for p in edge.players:
-            notes[p].append(f"tied with {_others(edge.players, p)} for Token of Life "
-                            f"{' or '.join(map(str, edge.places))}: the tied players get none")
-    if extra:
-        notes[extra].append("one more Token of Life, granted by the richest player")
+    if end.edge:
+        for p in end.edge.players:
+            notes[p].append(f"tied with {_others(end.edge.players, p)} for Token of Life "
+                            f"{' or '.join(map(str, end.edge.places))}: the tied players get none")
+    if end.extra:
+        notes[end.extra].append("one more Token of Life, granted by the richest player")
     elif len(richest) == 1:
         notes[richest[0]].append("richest: may grant one more Token of Life to a player who is not an "
                                  "Elimination Candidate (tell the host)")
@@ -249,12 +273,38 @@ def results(state: MarketState) -> list[dict]:
                             "Token of Life")
     out = []
     for player in sorted(state.players, key=lambda p: -coins[p]):
-        tokens = (player in winners) + (player == extra)
         out.append({"rank": 1 + sum(1 for q in state.players if coins[q] > coins[player]), "player": player,
-                    "coins": coins[player], "Tokens of Life": tokens,
-                    "Elimination Candidate": numbered.get(player, ""), "garnets": rules.garnets(coins[player]),
+                    "coins": coins[player], "Tokens of Life": end.tokens(player),
+                    "Elimination Candidate": end.numbered.get(player, ""), "garnets": rules.garnets(coins[player]),
                     "result": "; ".join(notes[player])})
     return out
+
+
+def result(state: MarketState) -> GameResult | None:
+    """What the market gives the season: a Token of Life to each of the top four (the richest's one
+    more once the host typed whom), the Elimination Candidates by number, a garnet per 100 coins.
+    `candidates` holds the numbers decided from 1 up to the first a tie leaves open, so that each
+    stands at its pick; the whole order is owed to the host meanwhile. Coins stay out of every
+    `why`: they are private."""
+    if not state.over:
+        return None
+    end = ending(state)
+    changes = [Change(p, TOKEN, 1, "among the top four most coins at the end") for p in end.winners]
+    if end.extra:
+        changes.append(Change(end.extra, TOKEN, 1, "one more Token of Life, granted by the player with the most coins"))
+    changes += [Change(p, GARNET, n, "1 garnet for every 100 coins at the end of the match")
+                for p in state.players if (n := rules.garnets(end.coins[p]))]
+    by_number = {n: p for p, n in end.numbered.items()}
+    candidates = tuple(takewhile(bool, (by_number.get(n) for n in range(1, rules.ELIMINATION_CANDIDATES + 1))))
+    owed = []
+    if end.ties:
+        owed.append(Owed((HOST,), "the Elimination Candidates' numbers", tuple(p for t in end.ties for p in t.players),
+                         "elimination candidates"))
+    if not end.extra and end.may_receive:
+        owed.append(Owed(tuple(end.richest) if len(end.richest) == 1 else (HOST,), "one more Token of Life",
+                         tuple(end.may_receive), "extra token of life"))
+    return GameResult(MAIN_MATCH, tuple(state.players), tuple(end.richest), tuple(changes), candidates,
+                      owed=tuple(owed))
 
 
 def standings(state: MarketState) -> pd.DataFrame:

@@ -18,7 +18,9 @@ import pandas as pd
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window, rng_for
 from sheets_host.kit.layout import Palette
+from sheets_host.kit.result import GameResult
 from . import bots, day, read, tabs, views
+from .meadows import COSMOS_KEYS
 from .state import PyramidState, PyramidSubmission
 
 
@@ -30,7 +32,8 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
     frozen_tabs = (tabs.TYPES_TAB.name,)  # announced at the start of the game
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
-    host_decisions = ("tie winner", "elimination candidate")  # only if the three players tie at the end
+    # the tie winner and their choice only if the three players tie; each guest meadow's winner's cosmos
+    host_decisions = ("tie winner", "elimination candidate", *COSMOS_KEYS.values())
     round_word = "day"
 
     def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:
@@ -108,6 +111,9 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
 
     def summary(self, state: PyramidState) -> dict[str, float]:
         return views.summary(state)
+
+    def result(self, state: PyramidState) -> GameResult | None:
+        return views.result(state)
 
     def picture(self, state: PyramidState) -> bytes:
         from .picture import draw_state  # Pillow only when an announcement is written

@@ -33,6 +33,10 @@ class Meadow(Enum):
 
 
 GUEST_MEADOWS = (Meadow.RED, Meadow.GREEN)
+# The host decision of each guest meadow's winner: the finalist they give their extra cosmos to, or
+# NO_ONE ("the winners may elect not to use them").
+COSMOS_KEYS = {m: f"{m.value} meadow cosmos" for m in GUEST_MEADOWS}
+NO_ONE = "no one"
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class Settings:
     garnets: Mapping[Player, int] = field(default_factory=dict)  # players' garnets, host-set
     tie_winner: Player | None = None  # who wins if all three players tie (the host's record)
     elimination_candidate: Player | None = None  # the tie winner's choice, if all three tie
+    cosmos_to: Mapping[Meadow, Player] = field(default_factory=dict)  # a guest meadow's winner's gift, once typed
 
     @property
     def players(self) -> tuple[Player, ...]:

@@ -17,7 +17,8 @@ from sheets_host.kit.cells import CellError
 from sheets_host.kit.errors import SchemaError, SchemaErrors
 from sheets_host.kit.table import Column, TabSchema
 from . import rules
-from .meadows import GUEST_MEADOWS, ROUNDS, Construction, Meadow, Name, Proposal, Settings, Transfer
+from .meadows import (COSMOS_KEYS, GUEST_MEADOWS, NO_ONE, ROUNDS, Construction, Meadow, Name, Proposal, Settings,
+                      Transfer)
 from .rules import BY_NAME, CORNERS, Corner, Piece, Type
 from .state import PyramidState
 
@@ -55,6 +56,8 @@ SETTINGS = (
     Column("garnets", optional=True, doc="garnets each player may spend once out of chips, e.g. 'Ada: 5, Cora: 2'"),
     Column("tie winner", optional=True, doc="only if all three players tie: the previous Main Match's winner"),
     Column("elimination candidate", optional=True, doc="only if all three players tie: the tie winner's choice"),
+    *(Column(key, optional=True, doc=f"the {m.title} winner's extra cosmos: the finalist (a player) they give it "
+                                     f"to, or '{NO_ONE}'") for m, key in COSMOS_KEYS.items()),
 )
 
 
@@ -98,8 +101,15 @@ def settings(config: Mapping[str, Any], players: Sequence[Name]) -> tuple[Settin
     tie_winner, candidate = (p[0] if p else None for p in picks.values())
     if candidate and candidate == tie_winner:
         problems.append("config 'elimination candidate': the tie winner cannot be the Elimination Candidate")
+    cosmos_to = {}
+    for meadow, key in COSMOS_KEYS.items():
+        given = [n for n in names(key, (*meadows[Meadow.BLUE], NO_ONE), f"a player (Blue Meadow) or '{NO_ONE}'")]
+        if len(given) > 1:
+            problems.append(f"config {key!r}: one player or '{NO_ONE}', not {', '.join(given)}")
+        if given:
+            cosmos_to[meadow] = given[0]
     return Settings(meadows, config["player chips"], config["guest chips"], garnets, tie_winner,
-                    candidate), problems
+                    candidate, cosmos_to), problems
 
 
 def load(players: Sequence[Name], tabs: Mapping[str, list[dict]], config: Mapping[str, Any]) -> PyramidState:

@@ -9,13 +9,17 @@ player's bid and the winner's choice. The announcement tells the day's stages in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 import pandas as pd
 
 from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.result import COSMOS, GARNET, GUEST, HOST, MAIN_MATCH, TOKEN, Change, GameResult, Owed
 from sheets_host.kit.layout import Palette, tint
 from . import colours, rules
 from .ledger import ConstructionResult, ProposalResult
-from .meadows import DAYS, GUEST_MEADOWS, ROUNDS, Meadow, Name, Proposal
+from .meadows import COSMOS_KEYS, DAYS, GUEST_MEADOWS, NO_ONE, ROUNDS, Meadow, Name, Player, Proposal
 from .read import SUBMIT_TAB
 from .rules import CORNERS, MULTIPLIERS, NOTATION, POSITIONS, ROTATION_COST, Corner, Piece
 from .state import PyramidState, PyramidSubmission, RowKind, parts_of
@@ -290,18 +294,34 @@ def announcement(title: str, before: PyramidState, after: PyramidState) -> str:
     return "\n".join(lines) + "\n"
 
 
-def standings(state: PyramidState) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Ending:
+    """The end as the rules decide it: the one home of the standings, the host's to-do and the
+    season's `result`."""
+
+    points: Mapping[Name, int]
+    winner: Mapping[Meadow, Name | None]  # the Blue Meadow's: None while all three tie and the host has not typed it
+    candidate: Player | None  # None while the tie winner's choice is awaited
+    all_tied: bool  # the three players tie: the previous Main Match's winner wins and chooses
+
+
+def ending(state: PyramidState) -> Ending:
     led, s = state.ledger, state.settings
+    points = {n: led.points(n) for n in state.players}
+    winner = {m: rules.best({n: points[n] for n in s.meadows[m]}, state.types) for m in Meadow}
+    blue = {n: points[n] for n in s.players}
+    candidate, all_tied = rules.worst(blue, state.types), winner[Meadow.BLUE] is None
+    if all_tied:  # the host records the tie winner and their choice
+        winner[Meadow.BLUE], candidate = s.tie_winner, s.elimination_candidate
+    return Ending(points, winner, candidate, all_tied)
+
+
+def standings(state: PyramidState) -> pd.DataFrame:
+    end, s = ending(state), state.settings
     rows = []
     for meadow in Meadow:
-        names = s.meadows[meadow]
-        points = {n: led.points(n) for n in names}
-        types = {n: state.types[n] for n in names}
-        winner, loser = rules.best(points, types), None
-        if meadow is Meadow.BLUE:
-            loser = rules.worst(points, types)
-            if winner is None:  # all three tied: the host records the tie winner and their choice
-                winner, loser = s.tie_winner, s.elimination_candidate
+        names, points = s.meadows[meadow], end.points
+        winner, loser = end.winner[meadow], end.candidate if meadow is Meadow.BLUE else None
         rank = {n: 1 + sum(points[m] > points[n] for m in names) for n in names}
         for n in names:
             if winner and n != winner and points[n] == points[winner]:
@@ -320,15 +340,12 @@ def _result(meadow: Meadow, name: Name, winner: Name | None, loser: Name | None)
             return "all three tied: the host settles"
         return f"{meadow.title} winner: 1 cosmos to give a finalist" if name == winner else ""
     if winner is None:
-        return f"{ALL_TIED}: the previous Main Match's winner wins and chooses the Elimination Candidate (tell the host)"
+        return "all three tied: the previous Main Match's winner wins and chooses the Elimination Candidate (tell the host)"
     if name == winner:
         return "winner: 1 cosmos and a Token of Life"
     if loser is None:
-        return f"{WINNER_CHOOSES} (tell the host)"
+        return "tied: the winner chooses the Elimination Candidate (tell the host)"
     return "Elimination Candidate (Death Match)" if name == loser else "Death Match"
-
-
-ALL_TIED, WINNER_CHOOSES = "all three tied", "tied: the winner chooses the Elimination Candidate"
 
 
 def host_decisions(state: PyramidState) -> list[str]:
@@ -336,14 +353,48 @@ def host_decisions(state: PyramidState) -> list[str]:
     standings only say to tell the host; players read no config keys)."""
     if not state.over:
         return []
-    blue = {r["result"].split(" (")[0] for r in standings(state).to_dict("records") if r["meadow"] == Meadow.BLUE.title}
-    if any(r.startswith(ALL_TIED) for r in blue):
-        return ["to decide: the Blue Meadow's three players tie: write the previous Main Match's winner in config "
-                "'tie winner' and the Elimination Candidate they choose in config 'elimination candidate'"]
-    if WINNER_CHOOSES in blue:
-        return ["to decide: the Blue Meadow's winner chooses the Elimination Candidate among the tied: write it in "
-                "config 'elimination candidate'"]
-    return []
+    end, lines = ending(state), []
+    if end.winner[Meadow.BLUE] is None:
+        lines.append("to decide: the Blue Meadow's three players tie: write the previous Main Match's winner in "
+                     "config 'tie winner' and the Elimination Candidate they choose in config 'elimination candidate'")
+    elif end.candidate is None:
+        lines.append("to decide: the Blue Meadow's winner chooses the Elimination Candidate among the tied: write it "
+                     "in config 'elimination candidate'")
+    for meadow, key in COSMOS_KEYS.items():
+        if meadow not in state.settings.cosmos_to:
+            lines.append(f"to decide: the {meadow.title}'s winner, {end.winner[meadow] or 'when settled'}, may give 1 "
+                         f"cosmos to a finalist: write the player, or '{NO_ONE}', in config {key!r}")
+    return lines
+
+
+def result(state: PyramidState) -> GameResult | None:
+    """What the game gives the season (`players` the Blue Meadow): the winner's cosmos and Token of
+    Life, the Elimination Candidate, the garnets spent as chips, a guest's part for each of the Red
+    Meadow (eliminated players), and each guest meadow winner's extra cosmos to the finalist they
+    give it to. What the host has not typed yet is owed: the tie winner and their choice when the
+    three tie, and each meadow winner's cosmos."""
+    if not state.over:
+        return None
+    end, s = ending(state), state.settings
+    winner, candidate = end.winner[Meadow.BLUE], end.candidate
+    changes = [Change(winner, COSMOS, 1, "the winner receives a cosmos and a Token of Life"),
+               Change(winner, TOKEN, 1, "the winner receives a cosmos and a Token of Life")] if winner else []
+    changes += [Change(p, GARNET, -n, f"{n} garnet(s) spent as chips, once out of chips") for p in s.players
+                if (n := s.garnets.get(p, 0) - state.ledger.purses[p].garnets)]
+    changes += [Change(g, GUEST, 1, "a guest in the Red Meadow") for g in s.meadows[Meadow.RED]]
+    changes += [Change(to, COSMOS, 1, f"given by {end.winner[m]}, winner of the {m.title}") for m in GUEST_MEADOWS
+                if end.winner[m] and (to := s.cosmos_to.get(m, NO_ONE)) != NO_ONE]
+    owed = []
+    if winner is None:
+        owed.append(Owed((HOST,), "the winner: all three tied, the previous Main Match's winner wins", s.players,
+                         "tie winner"))
+    if candidate is None:
+        owed.append(Owed((winner,) if winner else (HOST,), "the Elimination Candidate",
+                         tuple(p for p in s.players if p != winner), "elimination candidate"))
+    owed += [Owed((end.winner[m],) if end.winner[m] else (HOST,), "1 cosmos to give a finalist", (*s.players, NO_ONE),
+                  key) for m, key in COSMOS_KEYS.items() if m not in s.cosmos_to]
+    return GameResult(MAIN_MATCH, s.players, (winner,) if winner else (), tuple(changes),
+                      (candidate,) if candidate else (), owed=tuple(owed))
 
 
 def summary(state: PyramidState) -> dict[str, float]:

@@ -19,7 +19,7 @@ import pandas as pd
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window, rng_for
 from sheets_host.kit.layout import Palette
-from sheets_host.kit.result import DEATH_MATCH
+from sheets_host.kit.result import DEATH_MATCH, GameResult
 from . import bots, phases, read, rules, tabs, views
 from .state import SpiritChainState, SpiritChainSubmission, blank
 
@@ -123,6 +123,9 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
 
     def summary(self, state: SpiritChainState) -> dict[str, float]:
         return views.summary(state)
+
+    def result(self, state: SpiritChainState) -> GameResult | None:
+        return views.result(state)
 
 
 GAME = SpiritChain()

@@ -15,6 +15,7 @@ import pandas as pd
 
 from sheets_host.kit.game import Example, Fate, HowTo
 from sheets_host.kit.layout import Palette, tint
+from sheets_host.kit.result import DEATH_MATCH, ELIMINATION, Change, GameResult
 from . import colours, rules
 from .cards import Card, CardBook, Element, Rank, Title
 from .rules import SLOTS, Seat, Summoning, Upgrade
@@ -173,6 +174,16 @@ def standings(state: SpiritChainState) -> pd.DataFrame:
         result = "" if w is None else (f"winner: {why}" if k == w else "loses the Death Match")
         rows.append({"rank": rank, "player": state.players[k], "lights": state.lights[k], "result": result})
     return pd.DataFrame(rows, columns=["rank", "player", "lights", "result"])
+
+
+def result(state: SpiritChainState) -> GameResult | None:
+    """What the Death Match gives the season: its loser leaves it."""
+    end = state.end()
+    if end is None:
+        return None
+    winner, loser = state.players[end.winner], state.players[1 - end.winner]
+    return GameResult(DEATH_MATCH, tuple(state.players), (winner,),
+                      (Change(loser, ELIMINATION, 1, "lost the Death Match"),), loser=loser)
 
 
 def summary(state: SpiritChainState) -> dict[str, float]:

@@ -13,6 +13,7 @@ import pandas as pd
 
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window, rng_for
+from sheets_host.kit.result import GameResult
 from . import bots, read, rounds, tabs, views
 from .seating import seat_sites
 from .state import TITLE, WindState, WindSubmission
@@ -87,6 +88,9 @@ class WindGuideMe(Game[WindState, WindSubmission]):
 
     def summary(self, state: WindState) -> dict[str, float]:
         return views.summary(state)
+
+    def result(self, state: WindState) -> GameResult | None:
+        return views.result(state)
 
     def public_view(self, state: WindState) -> dict[str, pd.DataFrame]:
         return views.public_view(state)

@@ -121,14 +121,20 @@ class WindState:
         used = self.used_sites(player)
         return [n for n in self.seated_sites(player) if n not in used]
 
+    def light_used(self, player: Player) -> int | None:
+        """The round in which `player` used Power of Light (a stone placed re-weighted); None: not yet."""
+        return next((p.stone.round for p in self.placed if p.stone.player == player and not p.stone.fake
+                     and p.stone.power != p.stone.from_hand), None)
+
+    def dark_used(self, player: Player) -> int | None:
+        """The round in which `player` used Power of Dark (a fake stone placed); None: not yet."""
+        return next((p.stone.round for p in self.placed if p.stone.player == player and p.stone.fake), None)
+
     def light_ready(self, player: Player) -> bool:
-        return player in self.settings.light_holders and not any(
-            p.stone.player == player and not p.stone.fake and p.stone.power != p.stone.from_hand
-            for p in self.placed)
+        return player in self.settings.light_holders and self.light_used(player) is None
 
     def dark_ready(self, player: Player) -> bool:
-        return player in self.settings.dark_holders and not any(
-            p.stone.player == player and p.stone.fake for p in self.placed)
+        return player in self.settings.dark_holders and self.dark_used(player) is None
 
     def missed_rounds(self, player: Player) -> int:
         return sum(1 for _, p in self.missed if p == player)

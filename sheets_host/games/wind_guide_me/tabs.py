@@ -6,6 +6,7 @@ them (`load`, which checks that the stones tell a game that could have happened)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -99,15 +100,19 @@ def load(players: Sequence[Player], tabs: Mapping[str, list[dict]], config: Mapp
 
 def check_stones(state: WindState, rows: list[dict]) -> None:
     """The stones tab must describe a game that could have happened."""
-    errors, standing, sites_used = [], set(), set()
+    errors, sites_used = [], set()
+    # (site, position) -> the round from which it is free again: a fake's gone round (a stone of that
+    # round may take it: the fake yields), never for a stone that stands
+    taken_until: dict[tuple[int, int], float] = {}
     for r, p in zip(rows, state.placed):
         s = p.stone
         if s.player not in state.sites[p.site - 1]:
             errors.append(SchemaError("stones", r["_row"], "player", s.player, f"seated at site {p.site}"))
-        if not p.gone and (p.site, p.position) in standing:
+        where = (p.site, p.position)
+        if not p.gone and s.round < taken_until.get(where, 0):
             errors.append(SchemaError("stones", r["_row"], "position", p.position,
                                       f"a free position at site {p.site} (two stones stand there)"))
-        standing.add((p.site, p.position))
+        taken_until[where] = max(taken_until.get(where, 0), p.gone or math.inf)
         if not s.fake:
             if (s.player, p.site) in sites_used:
                 errors.append(SchemaError("stones", r["_row"], "site", p.site, f"a site {s.player} has not used"))

@@ -10,11 +10,13 @@ Also what a player reads to submit (`how_to_submit`, the dropdowns) and the host
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import pandas as pd
 
 from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.result import MAIN_MATCH, POWER_OF_DARK, POWER_OF_LIGHT, TOKEN, Change, GameResult, Owed
 from . import rounds, rules
 from .read import SUBMIT_TAB, placement_text
 from .rules import POSITIONS
@@ -193,23 +195,39 @@ def announcement(before: WindState, after: WindState) -> str:
     return "\n".join(lines) + "\n"
 
 
-def standings(state: WindState) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Ending:
+    """The end as the rules decide it: the one home of the standings and the season's `result`."""
+
+    scores: Mapping[Player, tuple[float, float, float]]  # distance, penalty, score
+    winners: Sequence[Player]  # tied for the highest score
+    lowest: Sequence[Player]  # tied for the lowest score
+    tokens: int  # Tokens of Life each winner earns
+    candidate: Player | None  # None while the winners' choice among the tied lowest is awaited
+
+
+def ending(state: WindState) -> Ending:
     scores = rounds.scores(state)
-    final = {p: s for p, (_, _, s) in scores.items()}
-    winners, lowest = rules.top_and_bottom(final)
-    tokens = rules.tokens_of_life(winners)
+    winners, lowest = rules.top_and_bottom({p: s for p, (_, _, s) in scores.items()})
     ec = state.settings.elimination_candidate
+    candidate = lowest[0] if len(lowest) == 1 else ec if ec in lowest else None
+    return Ending(scores, winners, lowest, rules.tokens_of_life(winners), candidate)
+
+
+def standings(state: WindState) -> pd.DataFrame:
+    end = ending(state)
+    final = {p: s for p, (_, _, s) in end.scores.items()}
     order = sorted(state.players, key=lambda p: -final[p])
     rows = []
     for player in order:
-        distance, penalty, score = scores[player]
+        distance, penalty, score = end.scores[player]
         rank = 1 + sum(1 for q in state.players if final[q] > final[player] + rules.EXACT)
-        if player in winners:
-            result = f"winner: {tokens} Token{'s' if tokens != 1 else ''} of Life" if tokens else \
+        if player in end.winners:
+            result = f"winner: {end.tokens} Token{'s' if end.tokens != 1 else ''} of Life" if end.tokens else \
                      "winner (more than 3 tied: immunity negated)"
-        elif player in lowest and (len(lowest) == 1 or ec == player):
+        elif player == end.candidate:
             result = "Elimination Candidate"
-        elif player in lowest and ec not in lowest:
+        elif player in end.lowest and end.candidate is None:
             result = "tied for lowest: the winners choose the Elimination Candidate"
         else:
             result = ""
@@ -219,9 +237,27 @@ def standings(state: WindState) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def result(state: WindState) -> GameResult | None:
+    """What the game gives the season: the winners' Tokens of Life, the Elimination Candidate (the
+    winners' choice owed while the lowest tie and the host has not typed it), and each artefact
+    used, given up."""
+    if not state.over:
+        return None
+    end = ending(state)
+    why = ("the sole winner earns 2 Tokens of Life" if len(end.winners) == 1
+           else f"{len(end.winners)} tied for the highest score: a Token of Life each")
+    changes = [Change(p, TOKEN, end.tokens, why) for p in end.winners if end.tokens]
+    for artefact, used in ((POWER_OF_LIGHT, state.light_used), (POWER_OF_DARK, state.dark_used)):
+        changes += [Change(p, artefact, -1, f"used in round {r}") for p in state.players if (r := used(p))]
+    owed = () if end.candidate else (Owed(tuple(end.winners), "the Elimination Candidate", tuple(end.lowest),
+                                          "elimination candidate"),)
+    return GameResult(MAIN_MATCH, tuple(state.players), tuple(end.winners), tuple(changes),
+                      (end.candidate,) if end.candidate else (), owed=owed)
+
+
 def summary(state: WindState) -> dict[str, float]:
     act = rounds.activations(state)
-    final = {p: s for p, (_, _, s) in rounds.scores(state).items()}
-    winners, _ = rules.top_and_bottom(final)
-    return {"failed sites": sum(1 for a in act.values() if a.failed), "winning score": max(final.values()),
-            "lowest score": min(final.values()), "tied winners": float(len(winners) > 1)}
+    end = ending(state)
+    final = [s for _, _, s in end.scores.values()]
+    return {"failed sites": sum(1 for a in act.values() if a.failed), "winning score": max(final),
+            "lowest score": min(final), "tied winners": float(len(end.winners) > 1)}

@@ -12,6 +12,7 @@ from sheets_host.games.magicians_market.state import MarketState
 from sheets_host.games.magicians_market.views import host_decisions
 from sheets_host.kit.errors import SchemaErrors
 from sheets_host.kit.game import rng_for
+from sheets_host.kit.result import GARNET, HOST, TOKEN, Owed
 
 from .test_magicians_market_game import SIX, day, gen, new, records
 
@@ -190,3 +191,42 @@ def test_public_tabs_show_goods_prices_sales_and_shows_but_never_coins_or_bids(m
     inventories = public["inventories"]
     assert set(inventories["stage"]) == {"start", "after market operations", "after shopping"}
     assert len(inventories) == 6 * (2 * 7 + 1)
+
+
+# ---- what the season gets (`Game.result`) ---------------------------------------------------------------
+
+
+def test_the_result_gives_the_top_four_s_tokens_reduced_by_a_tie_and_a_garnet_per_100_coins(mm, mm_defaults):
+    """The text: the top four earn Tokens of Life, fewer when a tie crosses fourth place; the three
+    poorest are candidates first (the clarification); 1 garnet for every 100 coins."""
+    coins = {"Ada": 290, "Bo": 180, "Cy": 70, "Di": 70, "Ed": 70, "Fay": 3, "Gus": 2, "Hal": 1}
+    result = mm.result(finished(mm, mm_defaults, coins))
+    assert {p: result.earned(p, TOKEN) for p in coins} == {"Ada": 1, "Bo": 1, "Cy": 0, "Di": 0, "Ed": 0,
+                                                            "Fay": 0, "Gus": 0, "Hal": 0}
+    assert {c.player: c.amount for c in result.changes if c.what == GARNET} == {"Ada": 2, "Bo": 1}
+    assert result.candidates == ("Fay", "Gus", "Hal") and result.winners == ("Ada",)
+    assert not any("290" in c.why or "180" in c.why for c in result.changes)  # coins stay private
+    # Ada's one more Token of Life: owed to her until the host types whom she grants it
+    (owed,) = result.owed
+    assert owed == Owed(("Ada",), "one more Token of Life", ("Bo", "Cy", "Di", "Ed"), "extra token of life")
+    granted = mm.result(finished(mm, mm_defaults, coins, extra_token_of_life="Cy"))
+    assert granted.earned("Cy", TOKEN) == 1 and granted.owed == ()
+
+
+def test_tied_candidates_leave_the_numbers_from_the_first_open_one_to_the_host(mm, mm_defaults):
+    """`candidates` holds the pick order decided from number 1 up to the first number a tie leaves
+    open; the host's order (config `elimination candidates`) settles the rest."""
+    coins = {"Ada": 90, "Bo": 80, "Cy": 60, "Di": 50, "Ed": 5, "Fay": 5}
+    result = mm.result(finished(mm, mm_defaults, coins))
+    assert result.candidates == ("Di",)  # number 1; Ed and Fay tie for 2 and 3
+    assert Owed((HOST,), "the Elimination Candidates' numbers", ("Ed", "Fay"), "elimination candidates") in result.owed
+    open_first = mm.result(finished(mm, mm_defaults, {"Ada": 90, "Bo": 80, "Cy": 5, "Di": 5, "Ed": 1}))
+    assert open_first.candidates == ()  # Ed is number 3, but 1 and 2 are open
+    decided = mm.result(finished(mm, mm_defaults, coins, elimination_candidates="Di, Fay, Ed"))
+    assert decided.candidates == ("Di", "Fay", "Ed") and all(o.setting != "elimination candidates" for o in decided.owed)
+
+
+def test_tied_richest_players_leave_the_extra_token_to_the_host(mm, mm_defaults):
+    result = mm.result(finished(mm, mm_defaults, {"Ada": 90, "Bo": 90, "Cy": 50, "Di": 5, "Ed": 4, "Fay": 3}))
+    assert result.winners == ("Ada", "Bo")
+    assert Owed((HOST,), "one more Token of Life", ("Ada", "Bo", "Cy"), "extra token of life") in result.owed

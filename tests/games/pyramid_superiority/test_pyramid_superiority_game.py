@@ -9,13 +9,14 @@ import pytest
 from sheets_host.engine.play import bot_names, default_settings, play_in_memory
 from sheets_host.games import get_game
 from sheets_host.games.pyramid_superiority.ledger import Award, account
-from sheets_host.games.pyramid_superiority.meadows import Construction, Meadow, Proposal, Settings, Transfer
+from sheets_host.games.pyramid_superiority.meadows import NO_ONE, Construction, Meadow, Proposal, Settings, Transfer
 from sheets_host.games.pyramid_superiority.rules import BY_NAME, Corner, Piece, Purse, Type
 from sheets_host.games.pyramid_superiority.state import PyramidState
 from sheets_host.games.pyramid_superiority.views import host_decisions
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaErrors
 from sheets_host.kit.game import rng_for
+from sheets_host.kit.result import COSMOS, GARNET, GUEST, HOST, TOKEN, Change, Owed
 
 GAME = get_game("pyramid-superiority")
 NAMES = bot_names(9)
@@ -449,9 +450,9 @@ def test_all_three_players_tied_is_reported_for_the_host_to_settle_and_recorded_
     assert table[ADA] == (2, "tied: the winner chooses the Elimination Candidate (tell the host)")
     # Where to record it is the host's business: in the host's log, no config key in the public standings.
     assert "config" not in " ".join(r for _, r in table.values())
-    assert host_decisions(with_points(settled, {ADA: 50, BLAISE: 50, CORA: 50})) == [
+    assert host_decisions(with_points(settled, {ADA: 50, BLAISE: 50, CORA: 50}))[0] == (
         "to decide: the Blue Meadow's winner chooses the Elimination Candidate among the tied: write it in config "
-        "'elimination candidate'"]
+        "'elimination candidate'")
     chosen = replace(end, settings=replace(end.settings, tie_winner=CORA, elimination_candidate=ADA))
     table = results(with_points(chosen, {ADA: 50, BLAISE: 50, CORA: 50}))
     assert table[ADA] == (3, "Elimination Candidate (Death Match)") and table[BLAISE] == (2, "Death Match")
@@ -549,3 +550,47 @@ def test_the_same_seed_gives_the_same_game(defaults):
     a = play_in_memory(GAME, NAMES, 42, defaults["config"], {})
     b = play_in_memory(GAME, NAMES, 42, defaults["config"], {})
     assert a == b and a != play_in_memory(GAME, NAMES, 43, defaults["config"], {})
+
+
+# ---- what the season gets (`Game.result`) ---------------------------------------------------------------
+
+
+def test_the_result_gives_the_winner_a_cosmos_and_a_token_and_the_guests_their_part():
+    """The text: the winner receives a cosmos and a Token of Life; the least points is the
+    Elimination Candidate; garnets spent as chips; the Red Meadow's guests are eliminated players;
+    each meadow's winning guest may give 1 cosmos to a finalist (config '<meadow> meadow cosmos')."""
+    state = step(fresh(player_chips=5, garnets={ADA: 10}), **{DMITRI: Proposal(1, TL)})
+    state = days(step(state, **{ADA: Construction(8, rotation=1)}), 13)
+    points = {ADA: 90, BLAISE: 80, CORA: 70, DMITRI: 30, EMMY: 20, FELIX: 20, GRACE: 10, HEDY: 30, ISAAC: 25}
+    result = GAME.result(with_points(state, points))
+    assert result.players == BLUE and result.winners == (ADA,) and result.candidates == (CORA,)
+    assert (result.earned(ADA, COSMOS), result.earned(ADA, TOKEN)) == (1, 1)
+    assert result.earned(ADA, GARNET) == -8  # 3 for the bid, 5 for the rotation
+    assert {c.player for c in result.changes if c.what == GUEST} == set(RED)
+    assert [(o.players, o.setting) for o in result.owed] == [((DMITRI,), "red meadow cosmos"),
+                                                            ((HEDY,), "green meadow cosmos")]
+    given = replace(state, settings=replace(state.settings, cosmos_to={Meadow.RED: CORA, Meadow.GREEN: NO_ONE}))
+    result = GAME.result(with_points(given, points))
+    assert result.owed == () and [c for c in result.changes if c.what == COSMOS and c.player != ADA] == [
+        Change(CORA, COSMOS, 1, "given by Dmitri, winner of the Red Meadow")]
+    assert GAME.result(step(fresh())) is None
+
+
+def test_the_result_owes_the_three_way_tie_to_the_host_then_to_the_tie_winner():
+    end = days(fresh(), 15)
+    tied = GAME.result(with_points(end, {ADA: 50, BLAISE: 50, CORA: 50}))
+    assert tied.winners == () and tied.candidates == ()
+    assert [(o.players, o.setting) for o in tied.owed][:2] == [((HOST,), "tie winner"), ((HOST,), "elimination candidate")]
+    settled = replace(end, settings=replace(end.settings, tie_winner=CORA))
+    chooses = GAME.result(with_points(settled, {ADA: 50, BLAISE: 50, CORA: 50}))
+    assert chooses.winners == (CORA,) and chooses.owed[0] == Owed((CORA,), "the Elimination Candidate", (ADA, BLAISE),
+                                                                  "elimination candidate")
+
+
+def test_the_meadow_cosmos_is_a_blue_player_or_no_one_typed_once(defaults):
+    ok = {**defaults["config"], "red meadow cosmos": "cora", "green meadow cosmos": "No One"}
+    assert GAME.check_config(ok, NAMES) == []
+    bad = GAME.check_config({**defaults["config"], "red meadow cosmos": "Dmitri", "green meadow cosmos": "Ada, Cora"},
+                            NAMES)
+    assert "config 'red meadow cosmos': 'Dmitri' is not a player (Blue Meadow) or 'no one'" in bad[0]
+    assert bad[1] == "config 'green meadow cosmos': one player or 'no one', not Ada, Cora"

@@ -19,6 +19,7 @@ from sheets_host.games.spirit_chain.state import Phase, SpiritChainState, Spirit
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaErrors, SheetsHostError
 from sheets_host.kit.game import rng_for
+from sheets_host.kit.result import DEATH_MATCH, ELIMINATION, Change
 
 from tests.conftest import fixed_clock
 
@@ -470,3 +471,12 @@ def test_the_demo_plays_a_whole_duel_through_xlsx_books(tmp_path):
     assert not {"decks", "lanterns"} & set(public.sheetnames)
     with pytest.raises(SheetsHostError, match="takes 2 players; got 3"):
         engine.new_game(XlsxBackend(tmp_path / "three"), "spirit-chain", ["a", "b", "c"], 1)
+
+
+def test_the_result_names_the_winner_and_the_loser_who_leaves_the_season():
+    """The text: one player with lights remaining and the other without wins the Death Match."""
+    end = at(setup(), Phase.AUCTION, cycle=2, lights=(12, 0))
+    result = GAME.result(end)
+    assert GAME.result(replace(end, lights=(12, 3))) is None  # both hold lights: the duel goes on
+    assert result.match == DEATH_MATCH and result.winners == (end.players[0],) and result.loser == end.players[1]
+    assert result.changes == (Change(end.players[1], ELIMINATION, 1, "lost the Death Match"),)

@@ -6,12 +6,13 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from sheets_host.engine.play import play_in_memory
+from sheets_host.engine.play import bot_states, play_in_memory
 from sheets_host.games.wind_guide_me.state import Placement, WindState, WindSubmission
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaErrors
 from sheets_host.kit.game import rng_for
 from sheets_host.kit.layout import lay_out
+from sheets_host.kit.result import POWER_OF_DARK, POWER_OF_LIGHT, TOKEN, Owed
 
 from tests.conftest import PLAYERS
 
@@ -235,6 +236,18 @@ def test_state_tabs_round_trip(wgm, wgm_defaults):
     assert loaded == state and loaded.round == 8
 
 
+def test_a_stone_on_the_position_of_a_fake_gone_before_reads_back_from_the_tabs(wgm, wgm_defaults):
+    """A fake stone that disappeared frees its position: a stone placed there in a later round
+    stands alone (the `stones` tab was refused, so no command could read the host book again)."""
+    config = {**wgm_defaults["config"], "light holders": "Ada, Blaise, Cora", "dark holders": "Cora, Dmitri, Emmy"}
+    game = list(bot_states(wgm, PLAYERS, 0, config, wgm_defaults["data"]))
+    reused = [(p.site, p.position) for p in game[-1].placed if p.stone.fake and p.gone and any(
+        q.site == p.site and q.position == p.position and q.stone.round > p.gone for q in game[-1].placed)]
+    assert reused  # seed 0 has one
+    for state in game:
+        assert wgm.load(PLAYERS, records(wgm, state), config, wgm_defaults["data"]) == state
+
+
 def test_a_host_edit_that_breaks_the_stones_tab_names_tab_row_and_column(wgm, wgm_defaults):
     state = play_in_memory(wgm, PLAYERS, 4, wgm_defaults["config"], wgm_defaults["data"])
     tabs = records(wgm, state)
@@ -326,3 +339,40 @@ def test_the_instructions_follow_the_settings(wgm, wgm_defaults):
     config = {**wgm_defaults["config"], "stones per round": 3, "missed round penalty": 2.5}
     text = "\n".join(b.words() for b in wgm.how_to_submit(wgm.setup(PLAYERS, 1, config, wgm_defaults["data"]), "Ada"))
     assert "3 stone(s)" in text and "a penalty of 2.5" in text
+
+
+# ---- what the season gets (`Game.result`) ---------------------------------------------------------
+
+
+def test_the_result_gives_a_sole_winner_2_tokens_and_4_tied_winners_none(wgm, wgm_defaults):
+    """The text: the highest score wins a Token of Life, 2 if alone; more than 3 tied, immunity is
+    negated. The lowest is the Elimination Candidate; tied, the winners decide."""
+    state = play_in_memory(wgm, PLAYERS, 2, wgm_defaults["config"], wgm_defaults["data"])
+    # A game of 2 rounds in which nobody placed anything: the missed rounds alone decide the scores.
+    blank = replace(state, placed=(), missed=(), settings=replace(state.settings, rounds=2))
+    alone = wgm.result(replace(blank, missed=tuple((1, p) for p in PLAYERS[1:]) + ((2, "Cora"),)))
+    assert alone.winners == ("Ada",) and alone.earned("Ada", TOKEN) == 2 and alone.candidates == ("Cora",)
+    assert alone.owed == ()
+    four = wgm.result(replace(blank, missed=((2, "Emmy"), (2, "Felix"), (2, "Grace"))))
+    assert four.winners == ("Ada", "Blaise", "Cora", "Dmitri") and not any(c.what == TOKEN for c in four.changes)
+    assert four.candidates == () and four.owed == (
+        Owed(("Ada", "Blaise", "Cora", "Dmitri"), "the Elimination Candidate", ("Emmy", "Felix", "Grace"),
+             "elimination candidate"),)
+    three = wgm.result(replace(blank, missed=tuple((2, p) for p in PLAYERS[3:])))
+    assert [three.earned(p, TOKEN) for p in PLAYERS[:3]] == [1, 1, 1]
+    chosen = replace(blank, missed=((2, "Emmy"), (2, "Felix"), (2, "Grace")),
+                     settings=replace(blank.settings, elimination_candidate="Felix"))
+    assert wgm.result(chosen).candidates == ("Felix",) and wgm.result(chosen).owed == ()
+    assert wgm.result(replace(blank, missed=((1, "Emmy"),))) is None  # round 2 still to play
+    assert wgm.result(wgm.setup(PLAYERS, 2, wgm_defaults["config"], wgm_defaults["data"])) is None
+
+
+def test_the_result_gives_up_each_artefact_used_naming_its_round(wgm, wgm_defaults):
+    config = {**wgm_defaults["config"], "light holders": "Ada, Blaise, Cora", "dark holders": "Cora, Dmitri, Emmy"}
+    end = play_in_memory(wgm, PLAYERS, 0, config, wgm_defaults["data"])
+    used = {(c.player, c.what): (c.amount, c.why) for c in wgm.result(end).changes if c.what != TOKEN}
+    lights = {p.stone.player: p.stone.round for p in end.placed if not p.stone.fake and p.stone.power != p.stone.from_hand}
+    fakes = {p.stone.player: p.stone.round for p in end.placed if p.stone.fake}
+    assert lights and fakes  # seed 0 uses both
+    assert used == {**{(p, POWER_OF_LIGHT): (-1, f"used in round {r}") for p, r in lights.items()},
+                    **{(p, POWER_OF_DARK): (-1, f"used in round {r}") for p, r in fakes.items()}}
