@@ -31,6 +31,12 @@ from . import contest
 CAST = ("Ann", "Bo", "Cy", "Di", "Ed", "Fay")
 
 
+def shown(frame) -> list[list[str]]:
+    """A tab's rows as text, blank rows left out (a book reads them back as nothing)."""
+    rows = frame.fillna("").astype(str).values.tolist()
+    return [row for row in rows if any(row)]
+
+
 class Killed(BaseException):
     """The process dying: nothing after it runs."""
 
@@ -183,9 +189,7 @@ class SeasonSequences(RuleBasedStateMachine):
         if latest and self.delivered:
             for p in latest.players:
                 written = self.open_game(latest).book(f"player:{p}").read([SEASON_TAB])[SEASON_TAB]
-                assert written.fillna("").astype(str).values.tolist() == \
-                    season_tab(held, p).fillna("").astype(str).values.tolist()
-
+                assert shown(written) == shown(season_tab(held, p))
 
 TestSeasonSequences = SeasonSequences.TestCase
 TestSeasonSequences.settings = settings(max_examples=15, stateful_step_count=16, deadline=None,
