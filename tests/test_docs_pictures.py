@@ -91,3 +91,16 @@ def test_a_docs_copy_keeps_every_colour_that_carries_meaning(background, patches
         copy = Path(folder) / "copy.png"
         render_books.small(picture, copy)
         assert render_books.lost_colours(picture, Image.open(copy)) == {}
+
+
+def test_the_season_picture_in_the_docs_is_what_the_tool_draws_for_the_sample_season():
+    from sheets_host.season import picture
+    from sheets_host.season.books import seen
+    from tests.season.seasons import sample
+
+    drawn_now = Image.open(io.BytesIO(picture.draw(seen(sample()))))
+    for doc in (ROOT / "README.md", ROOT / "docs" / "season.md"):
+        assert render_books.DOCS / "season.png" in pictures(doc), doc
+    copy = Image.open(render_books.DOCS / "season.png")
+    assert copy.size == render_books.shrink(drawn_now).size, "another picture: make it again: python -m tests.season.seasons"
+    assert render_books.lost_colours(drawn_now, copy) == {}

@@ -125,3 +125,20 @@ def twin(season: Season, hidden, data, players=None) -> Season:
         out.append(e)
     return replace(season, entries=tuple(out))
 
+
+
+if __name__ == "__main__":  # python -m tests.season.seasons: the docs' picture of the sample season, made again
+    import importlib.util
+    import io
+    from pathlib import Path
+
+    from PIL import Image
+
+    from sheets_host.season import picture
+    from sheets_host.season.books import seen
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "render_books.py"
+    spec = importlib.util.spec_from_file_location("render_books", path)
+    render_books = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(render_books)
+    render_books.small(Image.open(io.BytesIO(picture.draw(seen(sample())))), render_books.DOCS / "season.png")
