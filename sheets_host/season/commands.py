@@ -55,7 +55,8 @@ def _write(backend: Backend, before: Season, after: Season) -> None:
     tabs = _host_book(backend, after)
     layouts = books.host_layouts(tabs)
     del tabs["ledger"]
-    backend.book("host").write(tabs, append={"ledger": ledger_frame(added)} if added else {}, layouts=layouts,
+    backend.book("host").write(tabs, append={"ledger": ledger_frame(after.entries, len(before.entries))} if added else {},
+                               layouts=layouts,
                                shown={"ledger": ledger_frame(before.entries)})
     books.deliver_public(backend, after)
 

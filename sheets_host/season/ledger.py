@@ -23,6 +23,8 @@ the game's end away). Run twice, the second run finds nothing to write.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -53,6 +55,24 @@ class Entry:
     @property
     def change(self) -> tuple[str, str, int, str]:
         return self.player, self.what, self.amount, self.why
+
+
+def seals(entries: Sequence[Entry]) -> list[str]:
+    """Each row's seal: a digest of the row and the seal before it, so that a row edited in place
+    (rows are never edited) is found, and where.
+
+    >>> a, b = seals([Entry(1, "now", "", "season new", "Ann", "garnet", 1, "start"),
+    ...               Entry(2, "now", "1", "endgame", "Ann", "garnet", 2, "won")])
+    >>> len(a), a != b, seals([Entry(1, "now", "", "season new", "Ann", "garnet", 1, "start")]) == [a]
+    (16, True, True)
+    """
+    out, seal = [], ""
+    for e in entries:
+        text = json.dumps([seal, e.number, e.when, e.game, e.at, e.player, e.what, e.amount, e.why, e.by, e.corrects],
+                          ensure_ascii=False)
+        seal = hashlib.sha256(text.encode()).hexdigest()[:16]
+        out.append(seal)
+    return out
 
 
 def balance(entries: Iterable[Entry], player: str, what: str) -> int:

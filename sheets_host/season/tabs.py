@@ -9,7 +9,7 @@ whole on read: a problem names the tab, row and column (`SchemaErrors`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -17,7 +17,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.errors import SchemaError, SchemaErrors
 from sheets_host.kit.result import MATCHES, THINGS
 from sheets_host.kit.table import Column, TabSchema
-from .ledger import BY, Entry
+from .ledger import BY, Entry, seals
 from .state import (GARNETS_REMOVED, GARNETS_TO_WINNER, TOKEN_NEXT_PICKS, TOKEN_SEASON, Season, SeasonGame,
                     SeasonSettings, Settlement)
 
@@ -57,7 +57,8 @@ GAMES_TAB = TabSchema("games", (
 LEDGER_TAB = TabSchema("ledger", (
     Column("row", "int", lo=1), Column("when"), Column("game no", "int", lo=1, optional=True),
     Column("at", optional=True), Column("player"), Column("what", "choice", THINGS), Column("amount", "int"),
-    Column("why"), Column("by", "choice", BY), Column("corrects", "int", lo=1, optional=True)),
+    Column("why"), Column("by", "choice", BY), Column("corrects", "int", lo=1, optional=True),
+    Column("seal", optional=True, doc="a digest of the row and the one before: an edited row is found")),
     "Every change, one row, never edited: a correction is a row of its own naming the row it corrects.")
 
 
@@ -111,7 +112,8 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
                                 settlement, json.loads(r["host settings"]) if r["host settings"] else {}))
     entries = []
     errors = []
-    for r in LEDGER_TAB.records(tabs["ledger"], cast):
+    ledger = LEDGER_TAB.records(tabs["ledger"], cast)
+    for r in ledger:
         if r["player"] not in cast:
             errors.append(SchemaError("ledger", r["_row"], "player", r["player"], "one of the cast: " + ", ".join(cast)))
         entries.append(Entry(r["row"], cells.text(r["when"]), str(r["game no"] or ""), cells.text(r["at"] or ""),
@@ -119,6 +121,13 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
     numbers = [e.number for e in entries]
     if numbers != list(range(1, len(entries) + 1)):
         errors.append(SchemaError("ledger", None, "row", None, "rows numbered 1, 2, 3... in order, none edited away"))
+    else:
+        for r, seal in zip(ledger, seals(entries)):
+            if cells.text(r["seal"] or "") != seal:
+                errors.append(SchemaError("ledger", r["_row"], "seal", cells.text(r["seal"] or ""),
+                                          f"row {r['row']} as it was written: rows are never edited (put it back; "
+                                          "a change is a new row: sheets-host season correct)"))
+                break
     if errors:
         raise SchemaErrors(errors)
     return Season(name, seed, cast, settings, tuple(games), tuple(entries), emails)
@@ -146,9 +155,11 @@ def games_frame(season: Season) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=GAMES_TAB.header, dtype=object)
 
 
-def ledger_frame(entries) -> pd.DataFrame:
+def ledger_frame(entries: Sequence[Entry], start: int = 0) -> pd.DataFrame:
+    """The ledger's rows from row `start` + 1 on (each sealed after all the rows before it)."""
     return pd.DataFrame([[e.number, e.when, int(e.game) if e.game else None, e.at or None, e.player, e.what, e.amount,
-                          e.why, e.by, e.corrects] for e in entries], columns=LEDGER_TAB.header, dtype=object)
+                          e.why, e.by, e.corrects, seal] for e, seal in zip(entries, seals(entries))][start:],
+                        columns=LEDGER_TAB.header, dtype=object)
 
 
 def host_tabs(season: Season) -> dict[str, pd.DataFrame]:

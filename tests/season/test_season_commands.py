@@ -230,3 +230,21 @@ def test_garnets_of_the_eliminated_go_to_the_death_matchs_winner_when_the_season
     assert (held.held("Di", GARNET), held.held("Bo", GARNET)) == (0, 2 + 2 + 2)  # start, 7 points, Di's
     moved = [e for e in held.entries if e.why.startswith("eliminated:")]
     assert [(e.player, e.amount) for e in moved] == [("Di", -2), ("Bo", 2)]
+
+
+def test_a_ledger_row_edited_in_place_is_found_and_named_and_stops_every_season_command(where):
+    new(where, **{"starting garnets": 1})
+    season.give(backend(where), "Bo", "cosmos", 1, "a prize", clock=fixed_clock)
+    host = backend(where).book("host")
+    ledger = host.read(["ledger"])["ledger"]
+    ledger.loc[ledger["row"] == 2, "amount"] = 5  # Bo's starting garnet made five
+    host.write({"ledger": ledger})
+    for command in (lambda: season.read(backend(where)), lambda: settle(where),
+                    lambda: season.give(backend(where), "Ann", "garnet", 1, "why", clock=fixed_clock)):
+        with pytest.raises(SchemaErrors) as refused:
+            command()
+        message = " ".join(str(refused.value).split())
+        assert "tab 'ledger', row 3, column 'seal'" in message and "row 2 as it was written" in message
+    ledger.loc[ledger["row"] == 2, "amount"] = 1  # put back: every command goes on
+    host.write({"ledger": ledger})
+    assert season.read(backend(where)).held("Bo", "cosmos") == 1
