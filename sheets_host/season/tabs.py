@@ -98,6 +98,12 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
         raise SchemaErrors([SchemaError(t, None, None, None, "the tab, as `season new` made it") for t in missing])
     cast_rows = CAST_TAB.records(tabs["cast"])
     cast = tuple(cells.text(r["player"]) for r in cast_rows)
+    seen: dict[str, int] = {}
+    for r in cast_rows:
+        other = seen.setdefault(cells.fold(cells.text(r["player"])), r["_row"])
+        if other != r["_row"]:
+            raise SchemaErrors([SchemaError("cast", r["_row"], "player", cells.text(r["player"]),
+                                            f"a player named once (also in row {other})")])
     emails = {cells.text(r["player"]): cells.text(r["email"]) for r in cast_rows if r["email"]}
     name, seed, settings = read_settings(SEASON_TAB.records(tabs["season"]), cast)
     games = []

@@ -248,3 +248,14 @@ def test_a_ledger_row_edited_in_place_is_found_and_named_and_stops_every_season_
     ledger.loc[ledger["row"] == 2, "amount"] = 1  # put back: every command goes on
     host.write({"ledger": ledger})
     assert season.read(backend(where)).held("Bo", "cosmos") == 1
+
+
+def test_a_player_typed_twice_into_the_cast_is_refused_naming_both_rows(where):
+    new(where)
+    host = backend(where).book("host")
+    cast = host.read(["cast"])["cast"]
+    cast.loc[cast.index[-1], "player"] = " ann"
+    host.write({"cast": cast})
+    with pytest.raises(SchemaErrors, match=r"tab 'cast', row 6, column 'player': 'ann' is not a player named once "
+                                           r"\(also in row 2\)"):
+        season.read(backend(where))
