@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
+from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Game, HowTo, Outcome, Parsed, Window
 from sheets_host.kit.layout import Palette
@@ -117,7 +118,7 @@ class Festival(Game[FestivalState, FestivalSubmission]):
         return {s: partial(bots.bot, strategy=s) for s in bots.strategies(e for e in self.events if isinstance(e, Event))}
 
     def host_todo(self, state: FestivalState) -> list[str]:
-        if state.festival_round == 0 and not any(state.garnets.values()):
+        if state.festival_round == 0 and not any(state.garnets.values()) and cells.is_blank(state.plan.config.get(tabs.GARNETS.name)):
             return ["every player holds 0 garnets: type what each holds into the host tab 'garnets' first, if any"]
         todo = rules.rankings_todo(state) if state.festival_round == state.plan.rounds else None
         return [todo] if todo else []

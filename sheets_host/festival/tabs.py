@@ -144,6 +144,14 @@ def load(events: Sequence[Event | HandEvent], players: Sequence[str], tabs: Mapp
         raise SchemaErrors([SchemaError(FESTIVAL_TAB.name, None, None, f"{len(stands)} rows", "one row")])
     round_number = PREGAME + stands[0]["round open"]
     garnets = {r["player"]: r["garnets"] or 0 for r in tabs[GARNETS_TAB.name]}
+    if round_number == PREGAME and not cells.is_blank(config.get(GARNETS.name)):
+        # What each holds is the setting's (a season's ledger gave it): the tab is not a second say.
+        given = garnets_given(config, players)
+        for r in tabs[GARNETS_TAB.name]:
+            if (r["garnets"] or 0) != given.get(r["player"], 0):
+                errors.append(SchemaError(GARNETS_TAB.name, r.get("_row"), "garnets", r["garnets"] or 0,
+                                          f"{given.get(r['player'], 0)}, as config 'garnets' gives {r['player']} "
+                                          "(change the setting, not the tab)"))
     preferences, drawn = {}, []
     for r in tabs[PREFERENCES]:  # events already read by the tab's schema
         preferences[r["player"]] = Preference(r["first"], r["second"], r["garnets spent"])
@@ -201,5 +209,6 @@ def dump(events: Sequence[Event | HandEvent], state: FestivalState) -> dict[str,
 
 
 def garnets_given(config: Mapping[str, Any], players: Sequence[str]) -> dict[str, int]:
-    """Each player's garnets as the setting gives them (0 for one not named)."""
+    """Each player's garnets as the setting gives them (0 for one not named; a season names every
+    player, 0 too, so that the tab is never a second say)."""
     return {p: 0 for p in players} | cells.named_counts(config.get(GARNETS.name), players, "a player", "garnets")[0]

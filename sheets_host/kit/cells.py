@@ -497,9 +497,9 @@ def named_counts(raw: object, names: Sequence[str], what: str, thing: str) -> tu
 
 
 def counts_text(counts: Mapping[str, int]) -> str:
-    """The inverse of `named_counts`, leaving out zeros.
+    """The inverse of `named_counts`, every name said, 0 too (so that a blank never stands for all).
 
     >>> counts_text({"Ada": 5, "Bo": 0, "Cora": 2})
-    'Ada: 5, Cora: 2'
+    'Ada: 5, Bo: 0, Cora: 2'
     """
-    return ", ".join(f"{p}: {n}" for p, n in counts.items() if n)
+    return ", ".join(f"{p}: {n}" for p, n in counts.items())

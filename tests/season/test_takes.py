@@ -39,7 +39,7 @@ def test_wind_guide_me_takes_the_power_holders_among_its_players_from_the_ledger
 def test_the_academy_takes_each_players_garnets_and_the_gamewide_tiebreak_among_its_players():
     held = a_season([entry(1, "Ann", GARNET, 3), entry(2, "Bo", GARNET, 1), entry(3, "Ann", GARNET, -1, "2")])
     made = making(held, "academy-of-witchcraft-arts", ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy"])
-    assert made.settings["garnets"] == "Ann: 2, Bo: 1"
+    assert made.settings["garnets"] == "Ann: 2, Bo: 1, " + ", ".join(f"{p}: 0" for p in CAST[2:])
     assert made.settings["gamewide tiebreak"] == ", ".join(TIEBREAK)
 
 
@@ -50,7 +50,7 @@ def test_pyramid_takes_its_red_meadow_from_the_eliminated_last_and_the_previous_
     made = making(held, "pyramid-superiority", ["Ann", "Bo", "Cy"], green=["Xan", "Yu", "Zoe"])
     assert made.players == ("Ann", "Bo", "Cy", "Gus", "Hal", "Ivy", "Xan", "Yu", "Zoe")
     assert made.season_players == ("Ann", "Bo", "Cy")
-    assert made.settings["red meadow"] == "Gus, Hal, Ivy" and made.settings["garnets"] == "Bo: 4"
+    assert made.settings["red meadow"] == "Gus, Hal, Ivy" and made.settings["garnets"] == "Ann: 0, Bo: 4, Cy: 0"
     assert made.settings["tie winner"] == "Bo"  # "pseud wins as the winner of the previous Main Match"
     chosen = making(held, "pyramid-superiority", ["Ann", "Di", "Cy"], red=["fay", "Gus", "Ivy"], green=["X", "Y", "Z"])
     assert chosen.settings["red meadow"] == "Fay, Gus, Ivy"

@@ -280,6 +280,21 @@ def test_the_garnets_column_has_no_dropdown_laid_out_before_the_host_typed_the_g
     assert any("how many of your 3 garnets you spend" in line for line in how)
 
 
+def test_the_garnets_setting_gives_what_each_holds_and_the_tab_typed_over_it_is_refused(tmp_path):
+    """A season gives each player's garnets in config 'garnets' (every player named, 0 too): the
+    host's garnets tab is then not a second say, so a count typed over the setting's is refused in
+    the pregame, naming the cell and the setting; and check no longer asks the host for garnets."""
+    backend = backend_at(tmp_path / "game")
+    given = ", ".join(f"{p}: {2 if p == 'Ada' else 0}" for p in PLAYERS)
+    engine.new_game(backend, NAME, PLAYERS, 1, clock=fixed_clock, settings={"garnets": given})
+    assert engine.open_session(backend, fixed_clock).state.garnets["Ada"] == 2
+    assert engine.check(backend, fixed_clock).host_todo == []
+    type_garnets(backend, {"Ada": 5})
+    with pytest.raises(SchemaErrors, match=r"tab 'garnets', row 2, column 'garnets': 5 is not 2, as config "
+                                           r"'garnets' gives Ada \(change the setting, not the tab\)"):
+        engine.open_session(backend, fixed_clock)
+
+
 def test_the_pregame_places_everyone_and_the_public_book_shows_who_plays_what(played):
     backend = backend_at(played["stages"]["pregame"])
     state = session(backend).state
