@@ -234,7 +234,7 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
         for g in season.games:
             try:
                 opened[g.number] = game_backend = open_game(g)
-                settlement, changes, at = _read_game(season, g, game_backend)
+                settlement, changes, at = _read_game(season, g, game_backend, stamp(clock()))
             except (SheetsHostError, SchemaErrors) as e:
                 report.problems.append(f"game {g.number} ({g.game}, {g.where}): {e}; not settled")
                 games.append(g)
@@ -264,7 +264,8 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
     return report
 
 
-def _read_game(season: Season, g: SeasonGame, game_backend: Backend) -> tuple[Settlement | None, list[Change], str]:
+def _read_game(season: Season, g: SeasonGame, game_backend: Backend, when: str
+               ) -> tuple[Settlement | None, list[Change], str]:
     """A game's settlement as its host book says now, the changes it gives and where it stands
     (the backend then knows the game's books)."""
     session = open_session(game_backend)
@@ -276,7 +277,7 @@ def _read_game(season: Season, g: SeasonGame, game_backend: Backend) -> tuple[Se
     last = session.last_resolved
     at = (f"{game.round_name(last['round'])} resolved at {last['resolved at']}" if last else "not begun")
     if not game.is_over(state):
-        return (Settlement(stamp(session.clock()), False) if g.settlement else None), [], f"not over: {at}"
+        return (Settlement(when, False) if g.settlement else None), [], f"not over: {at}"
     result = game.result(state)
     if result is None:
         raise SheetsHostError(f"{game.title} gives no result the season can read")
@@ -285,7 +286,7 @@ def _read_game(season: Season, g: SeasonGame, game_backend: Backend) -> tuple[Se
     owed = tuple(f"{' and '.join(o.players)}: {o.what} (config '{o.setting}')" for o in result.owed)
     if outside:
         owed += (f"changes for {', '.join(outside)}, who are not of the cast, are not in the ledger",)
-    return (Settlement(stamp(session.clock()), True, result.winners, result.candidates, result.loser, owed),
+    return (Settlement(when, True, result.winners, result.candidates, result.loser, owed),
             changes, f"endgame: {at}")
 
 
