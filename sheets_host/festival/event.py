@@ -100,14 +100,16 @@ class Event(ABC, Generic[State, Submission]):
     name: ClassVar[str]  # one word, lower case: its submit tab's name and its tabs' prefix ("alchemy")
     title: ClassVar[str]  # as the rule text names it ("Alchemy")
     max_players: ClassVar[int] = 7
+    most_rounds: ClassVar[int | None] = None  # the most festival rounds its data is for (None: any)
     data_tabs: ClassVar[tuple[TabSchema, ...]] = ()  # what the host fills in (templates/<festival>/)
     state_tabs: ClassVar[tuple[TabSchema, ...]] = ()
     submit_tab: ClassVar[TabSchema]
     settings: ClassVar[tuple[Column, ...]] = ()  # the rule text's numbers, with their defaults
     figures: ClassVar[tuple[Column, ...]] = ()  # the ranking's figures a festival's endgame rewards (by hand: typed)
 
-    def first_round(self, participants: int) -> int:
-        """The festival round the event starts in (Summoner's Dream with 6 starts in round 2)."""
+    def first_round(self, participants: int, last_round: int) -> int:
+        """The festival round the event starts in, the festival ending with `last_round` (Summoner's
+        Dream with 6 starts in round 2; one after `last_round`: the event plays no round)."""
         return 1
 
     @abstractmethod

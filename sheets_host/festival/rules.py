@@ -32,8 +32,14 @@ def run_events(state: FestivalState) -> list[Event]:
 def playing(state: FestivalState, event: Event) -> bool:
     """Whether `event` plays the festival round to be resolved next (Summoner's Dream with 6
     participants starts in round 2)."""
+    return starts(state, event) <= state.festival_round <= state.plan.rounds
+
+
+def starts(state: FestivalState, event: Event) -> int:
+    """The festival round `event` starts in; after the last, for an event that plays no round
+    (nobody in it, or Summoner's Dream's lone participant with no one to invade)."""
     members = (state.assignment or {}).get(event.name, ())
-    return bool(members) and event.first_round(len(members)) <= state.festival_round <= state.plan.rounds
+    return event.first_round(len(members), state.plan.rounds) if members else state.plan.rounds + 1
 
 
 def pregame(state: FestivalState, moves: Mapping[str, FestivalSubmission | None], rng: random.Random

@@ -80,9 +80,10 @@ def named_events(raw: object, events: Sequence[Event | HandEvent]) -> list[str]:
 
 
 def check_config(events: Sequence[Event | HandEvent], config: Mapping[str, Any], players: Sequence[str]) -> list[str]:
-    """Problems no column sees: unknown names, an event the tool cannot run left to it, too many
-    players for the events' places."""
+    """Problems no column sees: unknown names, an event the tool cannot run left to it, more rounds
+    than an event the tool runs has data for, too many players for the events' places."""
     problems = []
+    by_hand: list[str] = []
     try:
         by_hand = named_events(config.get(BY_HAND.name), events)
         unbuilt = [e.title for e in events if isinstance(e, HandEvent) and e.name not in by_hand]
@@ -103,6 +104,12 @@ def check_config(events: Sequence[Event | HandEvent], config: Mapping[str, Any],
         problems.append(f"config 'candidate choice': {e}")
     problems += [f"config 'garnets': {p}" for p in cells.named_counts(config.get(GARNETS.name), players, "a player",
                                                                       "garnets")[1]]
+    rounds = config.get(ROUNDS.name) or 0
+    for e in events:
+        if is_run(e, frozenset(by_hand)) and e.most_rounds is not None and rounds > e.most_rounds:
+            problems.append(f"config 'rounds': {rounds}; {e.title} is played over the rule text's {e.most_rounds} rounds "
+                            f"at most (its data tabs hold no more): 1 to {e.most_rounds}, or list {e.title} in "
+                            "'hosted by hand'")
     capacity = config.get(CAPACITY.name) or 0
     if len(events) * capacity < 2 * len(players):
         problems.append(f"config 'players per event': {len(players)} players in 2 events each need "

@@ -19,7 +19,7 @@ from .endgame import listed, ordinal
 from .event import Event, EventRound
 from .pregame import LIST_PART, PREFERENCES
 from .read import event_part
-from .rules import endgame, playing, results_table, run_events
+from .rules import endgame, playing, results_table, run_events, starts
 from .state import PREGAME, FestivalState, FestivalSubmission, HandEvent, is_run
 
 
@@ -80,12 +80,16 @@ def how_to_submit(state: FestivalState, player: str) -> list[HowTo]:
 _BY_HAND = ("is hosted by hand: submit as its host says, not in this book",
             "are hosted by hand: submit as their hosts say, not in this book")
 _LATER = ("starts in a later round: nothing to submit for it now", "start in a later round: nothing to submit for them now")
+_NO_ROUND = ("plays no round: you are its only participant, so it ranks you 1st",
+             "play no round: you are their only participant, so they rank you 1st")
 
 
 def _idle(state: FestivalState, event: Event | HandEvent) -> tuple[str, str] | None:
     """Why a participant submits nothing for `event` in this book this round (None: they do)."""
     if not is_run(event, state.plan.by_hand):
         return _BY_HAND
+    if starts(state, event) > state.plan.rounds:
+        return _NO_ROUND
     if not playing(state, event):
         return _LATER
     return None
@@ -246,9 +250,11 @@ def result(state: FestivalState) -> GameResult | None:
 
 
 def summary(state: FestivalState) -> dict[str, float]:
-    """The events' numbers (prefixed by their names) and the endgame's."""
+    """The events' numbers (prefixed by their names; none of an event nobody played) and the endgame's."""
     out: dict[str, float] = {}
     for e in run_events(state):
+        if not state.assignment[e.name]:
+            continue
         out.update({f"{e.name} {k}": v for k, v in e.summary(state.events[e.name]).items()})
     result = endgame(state)
     out.update({"sole winner": float(result.sole_winner is not None),

@@ -27,7 +27,7 @@ def random_bot(state: AlchemyState, player: str, rng: random.Random) -> AlchemyS
         if rng.random() < 0.5 and rules.harvest_energy(a, harvest + [m]) <= energy:
             harvest.append(m)
     coins, buys = held.coins, []
-    for _ in range(rng.randint(0, 2)):
+    for _ in range(rng.randint(0, 2) if a.buyable else 0):  # the host's data may price no material
         m, n = rng.choice(a.buyable), rng.randint(1, 3)
         if a.materials[m].price * n <= coins:
             coins -= a.materials[m].price * n

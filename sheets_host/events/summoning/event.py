@@ -11,36 +11,38 @@ from typing import Any
 import pandas as pd
 
 from sheets_host.festival.event import Event, EventRound, Placement
+from sheets_host.festival.tabs import ROUNDS as FESTIVAL_ROUNDS
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import SchemaError
 from sheets_host.kit.game import HowTo, Parsed, generators
 from sheets_host.kit.layout import Palette
 from sheets_host.kit.table import SubmitTab
 from . import bots, data, read, rules, tabs, views
-from .state import SummoningState, SummoningSubmission
+from .state import ROUNDS, SummoningState, SummoningSubmission
 
 
 class SummoningEvent(Event[SummoningState, SummoningSubmission]):
     name = "summoning"
     title = "Summoner's Dream"
     max_players = 7
+    most_rounds = ROUNDS  # the `summoning sales` tab's rounds
     data_tabs = data.DATA_TABS
     state_tabs = tabs.STATE_TABS
     submit_tab = read.ORDERS.schema
 
-    def first_round(self, participants: int) -> int:
-        return tabs.first_round(participants)
+    def first_round(self, participants: int, last_round: int) -> int:
+        return tabs.first_round(participants, last_round)
 
     def setup(self, players: Sequence[str], config: Mapping[str, Any], data_tabs: Mapping[str, list[dict]],
               rng: random.Random) -> SummoningState:
-        return tabs.setup(players, data.catalogue(data_tabs), rng)
+        return tabs.setup(players, data.catalogue(data_tabs), rng, config[FESTIVAL_ROUNDS.name])
 
     def check_data(self, data_tabs: Mapping[str, list[dict]]) -> list[SchemaError]:
         return data.check_data(data_tabs)
 
     def load(self, players: Sequence[str], state_tabs: Mapping[str, list[dict]], config: Mapping[str, Any],
              data_tabs: Mapping[str, list[dict]]) -> SummoningState:
-        return tabs.load(players, data.catalogue(data_tabs), state_tabs)
+        return tabs.load(players, data.catalogue(data_tabs), state_tabs, config[FESTIVAL_ROUNDS.name])
 
     def dump(self, state: SummoningState) -> dict[str, list[dict]]:
         return tabs.dump(state)

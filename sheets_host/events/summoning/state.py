@@ -23,7 +23,7 @@ STARTING_COINS = 200
 COINS_PER_ROUND = 100  # "at the beginning of each round (including Round 1...)"
 TOWER_LEVELS = 3  # level 1 and "2 available upgrades"
 FAMILIAR_LEVELS = 6  # level 1 and "5 available upgrades": level X is bought from round X on
-ROUNDS = 6
+ROUNDS = 6  # "At the end of six rounds": the rounds the `summoning sales` tab sells for
 PARTIES = ("A", "B")  # Party A follows Track A, Party B Track B
 
 Cell = tuple[int, int]  # (row, column), 0-based; row 0 is the map's top (north)
@@ -336,7 +336,8 @@ class Holdings:
 class SummoningState:
     participants: tuple[str, ...]
     catalogue: Catalogue
-    first_round: int = 1  # 1 with 7 participants, 2 with 6
+    first_round: int = 1  # 1 with 7 participants, 2 with 6 (`tabs.first_round`)
+    last_round: int = ROUNDS  # the festival's last: the event ends with it
     offers: Mapping[int, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # round -> player -> 4 maps
     rounds_played: int = 0
     holdings: Mapping[str, Holdings] = field(default_factory=dict)

@@ -40,30 +40,32 @@ TURNS_TAB = TabSchema("summoning turns", (
 STATE_TABS = (OFFERS_TAB, TURNS_TAB)
 
 
-def first_round(participants: int) -> int:
+def first_round(participants: int, last_round: int = ROUNDS) -> int:
     """"If there are 6 players participating in this Event, the game begins in Round 2. If there are
-    7 players ..., Round 1": each participant invades every other once, one a round, so with fewer
-    the event starts later still (a ruling), in round 6 at the latest.
+    7 players ..., Round 1": "over the course of the Main Match you will invade the territory of
+    each player participating in this Event once", one a round, so the event ends with the festival's
+    `last_round` and starts so that nobody has more rounds than others to invade (a ruling): later
+    with fewer participants, and after the last round with one (nobody to invade: no round).
 
-    >>> [first_round(n) for n in (7, 6, 5, 2, 1)]
-    [1, 2, 3, 6, 6]
+    >>> [first_round(n) for n in (7, 6, 5, 2, 1)], [first_round(n, 4) for n in (7, 5, 3)]
+    ([1, 2, 3, 6, 7], [1, 1, 3])
     """
-    return max(1, min(ROUNDS, ROUNDS + 2 - participants))
+    return max(1, last_round + 2 - participants)
 
 
-def setup(players: Sequence[str], catalogue: Catalogue, rng: random.Random) -> SummoningState:
+def setup(players: Sequence[str], catalogue: Catalogue, rng: random.Random, last_round: int = ROUNDS) -> SummoningState:
     """Before the first round: every participant with 50 Treasures and 200 coins (and round 1's 100
     when the event starts in round 2: "including Round 1"), and every round's offers drawn."""
-    start, holdings = _start(players)
+    start, holdings = _start(players, last_round)
     pools = {kind: [m.name for m in catalogue.maps.values() if m.kind is kind] for kind in MapKind}
     offers = {r: {p: tuple(name for kind in MapKind for name in sorted(rng.sample(pools[kind], 2),
                                                                         key=pools[kind].index))
-                  for p in players} for r in range(start, ROUNDS + 1)}
-    return SummoningState(tuple(players), catalogue, start, offers, holdings=holdings)
+                  for p in players} for r in range(start, last_round + 1)}
+    return SummoningState(tuple(players), catalogue, start, last_round, offers, holdings=holdings)
 
 
-def _start(players: Sequence[str]) -> tuple[int, dict[str, Holdings]]:
-    start = first_round(len(players))
+def _start(players: Sequence[str], last_round: int) -> tuple[int, dict[str, Holdings]]:
+    start = first_round(len(players), last_round)
     return start, {p: Holdings(coins=STARTING_COINS + COINS_PER_ROUND * (start - 1)) for p in players}
 
 
@@ -116,10 +118,11 @@ def _turn(r: dict) -> Turn:
                 parties, r["target"] or "")
 
 
-def load(players: Sequence[str], catalogue: Catalogue, tabs: Mapping[str, list[dict]]) -> SummoningState:
+def load(players: Sequence[str], catalogue: Catalogue, tabs: Mapping[str, list[dict]],
+         last_round: int = ROUNDS) -> SummoningState:
     """The state from its tabs, the turns walked with the rules; SchemaErrors name what is wrong."""
     errors: list[SchemaError] = []
-    start, holdings = _start(players)
+    start, holdings = _start(players, last_round)
     offers: dict[int, dict[str, tuple[str, ...]]] = {}
     for r in tabs[OFFERS_TAB.name]:
         maps = tuple(_list(r["maps"]))
@@ -128,10 +131,10 @@ def load(players: Sequence[str], catalogue: Catalogue, tabs: Mapping[str, list[d
             errors.append(SchemaError(OFFERS_TAB.name, r.get("_row"), "maps", r["maps"],
                                       "four maps of the maps tab: two Blessed Land and two Grotto-Heaven"))
         offers.setdefault(r["round"], {})[r["player"]] = maps
-    expected = {(n, p) for n in range(start, ROUNDS + 1) for p in players}
+    expected = {(n, p) for n in range(start, last_round + 1) for p in players}
     if {(n, p) for n, by in offers.items() for p in by} != expected:
         errors.append(SchemaError(OFFERS_TAB.name, None, "round", ", ".join(map(str, sorted(offers))),
-                                  f"one row per participant for each round from {start} to {ROUNDS}"))
+                                  f"one row per participant for each round from {start} to {last_round}"))
     def read(r: dict) -> Turn | None:
         try:
             return _turn(r)
@@ -143,7 +146,7 @@ def load(players: Sequence[str], catalogue: Catalogue, tabs: Mapping[str, list[d
     numbers = list(rounds)
     if errors:
         raise SchemaErrors(errors)
-    state = SummoningState(tuple(players), catalogue, start, offers, holdings=holdings)
+    state = SummoningState(tuple(players), catalogue, start, last_round, offers, holdings=holdings)
     for number in numbers:
         turns = {p: rounds[number][p][0] for p in players}
         for p in players:

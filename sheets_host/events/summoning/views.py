@@ -18,7 +18,7 @@ from sheets_host.kit.game import Example, Fate, HowTo
 from . import rules
 from .read import (ATTACK, DEFENCE, MAP_PART, ORDERS, PARTIES_PART, SHOP, TABS, TARGET_PART, purchase_part, slot_part,
                    submit_rows, tower_part)
-from .state import (FAMILIAR_LEVELS, Invasion, ROUNDS, SummoningState, SummoningSubmission, TOWER_LEVELS, Tile, Unit,
+from .state import (FAMILIAR_LEVELS, Invasion, SummoningState, SummoningSubmission, TOWER_LEVELS, Tile, Unit,
                     cell_name)
 from sheets_host.kit.layout import Palette
 from .maps import MAPS, MAP_COLUMNS
@@ -81,7 +81,7 @@ def defence_line(invasion: Invasion) -> str:
 def private_view(state: SummoningState, player: str) -> dict[str, pd.DataFrame]:
     h = state.holdings[player]
     number = state.round
-    playing = number <= ROUNDS
+    playing = number <= state.last_round
     me = [("player", player), ("Treasures", h.treasures),
           ("coins to spend this round" if playing else "coins", rules.purse(h) if playing else h.coins),
           ("familiars sent so far", h.sent), ("familiars your Towers killed", h.kills),
@@ -148,7 +148,7 @@ def public_view(state: SummoningState, over: bool) -> dict[str, pd.DataFrame]:
     """The map pool ("All map options will be presented on the spreadsheet"), the sales so far, the
     participants; at the end their Treasures and the tie chain."""
     sales = [{"round": r, "on sale": ", ".join(f"{k} ({_cost(state, k)})" for k in rules.on_sale(state, r))}
-             for r in range(state.first_round, min(state.round, ROUNDS) + 1)]
+             for r in range(state.first_round, min(state.round, state.last_round) + 1)]
     people = [{"participant": p} for p in state.participants]
     if over:
         people = [{"participant": p, "Treasures": t, "familiars sent": s, "familiars killed": k, "towers built": b}
@@ -162,7 +162,7 @@ def announcement(before: SummoningState, after: SummoningState, over: bool) -> l
     number = before.round
     lines = [f"**Summoner's Dream**, round {number}: every participant invaded one territory. Each is told "
              "privately what their Familiars and Towers did."]
-    if not over and after.round <= ROUNDS:
+    if not over and after.round <= after.last_round:
         lines.append(f"On sale in round {after.round}: {', '.join(rules.on_sale(after, after.round)) or 'nothing'}.")
     if over:
         lines += ["", "Summoner's Dream's final Treasures:"]

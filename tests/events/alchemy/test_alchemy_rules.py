@@ -218,3 +218,11 @@ def test_bots_never_hold_negative_and_the_state_round_trips_and_replays(seed, pl
     loaded = tabs.load(SAMPLE, state.participants, dumped)
     assert loaded == state and tabs.dump(loaded) == dumped
     assert _game(seed, players) == state
+
+
+def test_the_random_bot_buys_nothing_when_the_host_prices_no_material():
+    """Every price blank in the host's `alchemy materials` is allowed ("blank: it cannot be bought"):
+    `simulate` and `demo` play on, the bots buying nothing."""
+    unpriced = replace(SAMPLE, materials={n: replace(m, price=None) for n, m in SAMPLE.materials.items()})
+    state = AlchemyState(unpriced, ("P0", "P1"))
+    assert all(bots.random_bot(state, "P0", random.Random(seed)).buy == () for seed in range(20))

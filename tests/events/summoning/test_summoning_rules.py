@@ -270,6 +270,10 @@ def test_a_turn_the_rules_refuse_is_named_for_the_host():
     assert any(p.startswith("target 'Ann'") for p in problems)
 
 
-@pytest.mark.parametrize("players,first", [(7, 1), (6, 2), (5, 3), (2, 6)])
-def test_the_event_starts_so_that_each_invades_every_other_once(players, first):
-    assert tabs.first_round(players) == first and 6 - first + 1 == players - 1
+@pytest.mark.parametrize("players,last_round,first", [(7, 6, 1), (6, 6, 2), (5, 6, 3), (2, 6, 6), (1, 6, 7),
+                                                      (7, 4, 1), (5, 4, 1), (3, 4, 3), (2, 1, 1), (1, 1, 2)])
+def test_the_event_starts_so_that_each_invades_every_other_once(players, last_round, first):
+    """The festival's last round ends the event; it plays as many rounds as each has others to
+    invade, fewer only when the festival has fewer (a lone participant: none)."""
+    assert tabs.first_round(players, last_round) == first
+    assert last_round - first + 1 == min(last_round, players - 1)
