@@ -145,7 +145,7 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
             number = season.next_number()
             when = stamp(clock())
             made = SeasonGame(number, game, match_of(game), where, backend_kind, plan.players, game_seed(season, number),
-                              when, {k: plan.settings[k] for k in plan.given})
+                              when, {k: plan.settings[k] for k in plan.given}, made_after=len(season.entries))
             first = len(season.entries)
             gone = tuple(Entry(first + i, when, number, "made", p, TOKEN, -n,
                                "a Token of Life protects in the Death Match picks right after the game that gave it "

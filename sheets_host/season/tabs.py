@@ -48,6 +48,8 @@ CAST_TAB = TabSchema("cast", (Column("player"), Column("email", optional=True)),
 GAMES_TAB = TabSchema("games", (
     Column("game no", "int", lo=1), Column("game"), Column("match", "choice", MATCHES), Column("where"),
     Column("backend", "choice", ("xlsx", "gsheets")), Column("players"), Column("seed", "int"), Column("made"),
+    Column("made after row", "int", lo=0, doc="the ledger's last row when the game was made: it was made from rows "
+                                             "1 to this one"),
     Column("given", "json", optional=True, doc="each setting the season gave the game, as given"),
     Column("settled at", optional=True), Column("over", "bool", optional=True),
     Column("winners", optional=True), Column("candidates", optional=True, doc="Elimination Candidates, number 1 first"),
@@ -108,7 +110,7 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
                                     tuple(o.strip() for o in cells.text(r["owed"] or "").split(";") if o.strip()))
         games.append(SeasonGame(str(r["game no"]), r["game"], r["match"], cells.text(r["where"]), r["backend"],
                                 names(r["players"]), r["seed"], cells.text(r["made"]), json.loads(r["given"]) if r["given"] else {},
-                                settlement))
+                                settlement, r["made after row"]))
     entries = []
     errors = []
     for r in LEDGER_TAB.records(tabs["ledger"], cast):
@@ -137,7 +139,7 @@ def games_frame(season: Season) -> pd.DataFrame:
     rows = []
     for g in season.games:
         t = g.settlement
-        rows.append([int(g.number), g.game, g.match, g.where, g.backend, ", ".join(g.players), g.seed, g.made,
+        rows.append([int(g.number), g.game, g.match, g.where, g.backend, ", ".join(g.players), g.seed, g.made, g.made_after,
                      json.dumps(dict(g.given), ensure_ascii=False) if g.given else None,
                      t.at if t else None, ("yes" if t.over else "no") if t else None,
                      ", ".join(t.winners) if t else None, ", ".join(t.candidates) if t else None,
