@@ -34,6 +34,7 @@ from sheets_host.backends import rows_from_frame, written_header
 from sheets_host.kit import cells
 from sheets_host.kit.commitment import ENCODINGS, KINDS, digest, root_text
 from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.game import Game
 from sheets_host.kit.layout import keyed
 from . import commitments
 from .announcements_tab import announcements
@@ -120,13 +121,28 @@ def announcement_files(folder: Path) -> dict[int, str]:
     return out
 
 
+@dataclass
+class Verified:
+    """Every check of a record, and the game played again from it: its game and the state its
+    last round gave (the setup's for a record of no round; None when a round could not be played)."""
+
+    checks: list[Check]
+    game: Game | None = None
+    end: Any = None
+
+
 def verify(record: Mapping[str, Any], published: Published | None = None, kept: Sequence[str] = ()) -> list[Check]:
     """Every check of `record`, in order (see the module); `kept`: roots a player kept."""
+    return verified(record, published, kept).checks
+
+
+def verified(record: Mapping[str, Any], published: Published | None = None, kept: Sequence[str] = ()) -> Verified:
+    """`verify`'s checks with the state the game played again from the record ends in."""
     try:  # a game, settings or data tab the game refuses (SchemaErrors), set up as the engine would
         start = Start.of(record)
         state = start.setup()
     except (SheetsHostError, KeyError, TypeError, ValueError) as e:
-        return [Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])]
+        return Verified([Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])])
     game = start.game
     rows = list(record["commitments"])
     checks = [_encodings(rows), _seed(record, rows), chained.chain(start.game, rows)]
@@ -157,7 +173,7 @@ def verify(record: Mapping[str, Any], published: Published | None = None, kept: 
         checks.append(Check("commitments withdrawn with their round", _submissions(game.name, superseded)))
     if published is not None:
         checks += _against(record, start, rows, replayed, published)
-    return checks
+    return Verified(checks, game, state if len(replayed) == len(record["rounds"]) else None)
 
 
 def history(record: Mapping[str, Any]) -> list[str]:
