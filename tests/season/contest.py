@@ -130,7 +130,7 @@ GAMES = {g.name: g for g in (Contest(), Duel())}
 
 def install(monkeypatch, tmp_path) -> None:
     """Make Contest and Duel games the engine and the season know, with their templates."""
-    from sheets_host.engine import creation, host
+    from sheets_host.engine import creation, host, replaying
     from sheets_host.season import books, takes
 
     for name in GAMES:
@@ -142,6 +142,6 @@ def install(monkeypatch, tmp_path) -> None:
     def get_game(name: str) -> Any:
         return GAMES.get(cells.fold(str(name))) or real(name)
 
-    for module in (creation, host, books, takes):
+    for module in (creation, host, replaying, books, takes):
         monkeypatch.setattr(module, "get_game", get_game)
     monkeypatch.setattr(creation, "TEMPLATES", tmp_path / "templates")
