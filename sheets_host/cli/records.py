@@ -76,7 +76,7 @@ def verify(record_file: Optional[Path] = typer.Argument(None, metavar="RECORD", 
     failed = 0
     for n, published in enumerate(sources):
         checks = verifying.verify(checked, published, kept if n == 0 else ())
-        failed += _print(checks)
+        failed += print_checks(checks)
         if published is not None:
             echo(f"{published.where}: {verifying.compared(checks)}")
     if kept:
@@ -89,7 +89,7 @@ def verify(record_file: Optional[Path] = typer.Argument(None, metavar="RECORD", 
                                                     f"{len(done)} thing(s)"))
     for line in done:
         echo(f"  {line}")
-    _verdict(failed)
+    verdict(failed)
 
 
 def _verify_mine(verifying, book: str, against: list[str], kept: bool, credentials: Path | None, auth: Auth) -> None:
@@ -104,14 +104,14 @@ def _verify_mine(verifying, book: str, against: list[str], kept: bool, credentia
     public = _published(verifying, against[0], credentials, auth) if against else None
     checks = check_mine(_book(book, credentials, auth), public.tabs or {} if public else None,
                         public.where if public else "")
-    failed = _print(checks)
+    failed = print_checks(checks)
     if public is None:
         echo("your book was checked against itself only: give the public book (--against PUBLIC) to check that "
              "the host published your commitments and that each round's root holds yours")
-    _verdict(failed)
+    verdict(failed)
 
 
-def _print(checks) -> int:
+def print_checks(checks) -> int:
     """Each check's lines; how many failed."""
     for check in checks:
         for line in check.lines():
@@ -119,7 +119,7 @@ def _print(checks) -> int:
     return sum(not c.ok for c in checks)
 
 
-def _verdict(failed: int) -> None:
+def verdict(failed: int) -> None:
     echo(f"{failed} check(s) failed" if failed else "every check passed")
     if failed:
         raise typer.Exit(1)

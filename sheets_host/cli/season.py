@@ -183,3 +183,57 @@ def post(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP), 
             echo(message.content)
     else:
         echo(f"the season ({report.after}) posted: {report.posted} message(s).")
+
+
+# ---- a season's record and its check (docs/verify.md, "A season's record") -----------------------
+
+@app.command("record")
+@friendly
+def record(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+           out: Path = typer.Argument(..., metavar="OUT", help="The season's record (JSON), e.g. larks-record.json."),
+           force: bool = typer.Option(False, "--force", help="Write it while a game is not over: its record reveals "
+                                                             "the seed and every salt so far."),
+           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Write the season's record after its games: its cast and settings, each game with its own
+    record (`sheets-host record`), and the whole ledger; anyone can then run `season verify`.
+
+    Example: sheets-host season record seasons/larks larks-record.json
+    """
+    from sheets_host.season.record import write_season_record
+
+    written = write_season_record(open_where(season, backend, credentials, auth),
+                                  _opener(backend, credentials, auth, season), out, force=force)
+    echo(f"season '{written['name']}': the record of {len(written['games'])} game(s) and {len(written['ledger'])} "
+         f"ledger row(s) written to {out}"
+         + ("" if written["complete"] else " (a game is not over: written with --force)"))
+
+
+@app.command("verify")
+@friendly
+def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A season's record (`season record`).")):
+    """Check a season's record, offline: every game's record as `verify` checks it, each game played
+    again to its end, and the ledger recomputed from the season's start and the games' results,
+    compared row by row and balance by balance. One line a check, then each game's redos, undos
+    and edits, and the host's own ledger rows; exits 1 when a check fails.
+
+    Example: sheets-host season verify larks-record.json
+    """
+    from sheets_host.season.record import load_season_record, verify_season
+    from .records import print_checks, verdict
+
+    checked = load_season_record(record_file)
+    if not checked.complete:
+        echo("the record was written while a game was not over (season record --force): it says nothing of what "
+             "came after", fg=typer.colors.YELLOW)
+    done = verify_season(checked)
+    failed = print_checks(done.checks)
+    for number, lines in done.history.items():
+        echo(f"game {number}: what the host did besides resolving: "
+             + ("nothing (no redo, no undo, no edit of the state)" if not lines else f"{len(lines)} thing(s)"))
+        for line in lines:
+            echo(f"  {line}")
+    echo("the host's own rows in the ledger (the host's word, taken as they are): "
+         + (f"{len(done.host)}" if done.host else "none"))
+    for line in done.host:
+        echo(f"  {line}")
+    verdict(failed)

@@ -94,8 +94,13 @@ def _shown(row: Mapping) -> dict:
 def write_record(backend: Backend, out: Path, force: bool = False, clock: Clock = now_utc) -> dict[str, Any]:
     """Write the record to `out` (JSON, UTF-8) whole or not at all; the record."""
     record = make_record(backend, force, clock)
+    write_json(record, out)
+    return record
+
+
+def write_json(record: Mapping[str, Any], out: Path) -> None:
+    """A record written to `out` (JSON, UTF-8) whole or not at all: a kill leaves the old file."""
     out = Path(out)
     tmp = out.with_name(f".{out.name}.tmp")
     tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(out)
-    return record

@@ -34,6 +34,7 @@ from sheets_host.backends import rows_from_frame, written_header
 from sheets_host.kit import cells
 from sheets_host.kit.commitment import ENCODINGS, KINDS, digest, root_text
 from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.game import Game
 from sheets_host.kit.layout import keyed
 from . import commitments
 from .announcements_tab import announcements
@@ -57,34 +58,57 @@ SHOWN = 8  # differences shown of one tab or file; the rest are counted
 
 
 def load_record(path: Path) -> dict[str, Any]:
+    return checked_record(read_json(path), str(path))
+
+
+def read_json(path: Path) -> object:
     try:
-        record = json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as e:
         raise SheetsHostError(f"{path} is not a record sheets-host can read: {e}") from None
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise SheetsHostError(f"{path} is not a sheets-host record (its 'format' is not {FORMAT!r})")
-    if record.get("version") != VERSION:
-        raise SheetsHostError(f"{path} is a record of version {record.get('version')!r}; this sheets-host reads "
-                              f"version {VERSION}")
-    wrong = [f"{name!r} ({kind.__name__})" for name, kind in FIELDS.items() if not _is(record.get(name), kind)]
+
+
+def of_format(record: object, name: str, form: str = FORMAT, version: int = VERSION) -> dict[str, Any]:
+    """`record` if it is a record of `form` and `version`; refused naming `name` otherwise."""
+    if not isinstance(record, dict) or record.get("format") != form:
+        raise SheetsHostError(f"{name} is not a {form} (its 'format' is not {form!r})")
+    if record.get("version") != version:
+        raise SheetsHostError(f"{name} is a record of version {record.get('version')!r}; this sheets-host reads "
+                              f"version {version}")
+    return record
+
+
+def lacking(entry: Mapping[str, Any], fields: Mapping[str, type | tuple[type, ...]]) -> list[str]:
+    """The fields `entry` lacks or holds with another type, each with the type it should be.
+
+    >>> lacking({"round": 1, "attempt": True}, {"round": int, "attempt": int, "text": (str, type(None))})
+    ["'attempt' (int)", "'text' (str or NoneType)"]
+    """
+    return [f"{name!r} ({' or '.join(k.__name__ for k in _kinds(kind))})" for name, kind in fields.items()
+            if name not in entry or not _is(entry[name], kind)]
+
+
+def checked_record(record: object, name: str) -> dict[str, Any]:
+    """A game's record (`record.py`) whole enough to verify; refused naming `name` and what it lacks."""
+    record = of_format(record, name)
+    wrong = lacking(record, FIELDS)
     if wrong:
-        raise SheetsHostError(f"{path} is damaged: it lacks {', '.join(wrong)}, which a record holds (docs/verify.md)")
+        raise SheetsHostError(f"{name} is damaged: it lacks {', '.join(wrong)}, which a record holds (docs/verify.md)")
     if not all(isinstance(p, str) and p for p in record["players"]):
-        raise SheetsHostError(f"{path} is damaged: its 'players' are not all names (docs/verify.md)")
+        raise SheetsHostError(f"{name} is damaged: its 'players' are not all names (docs/verify.md)")
     for what, entries, fields in (("round", record["rounds"], ROUND_FIELDS),
                                   ("commitment", record["commitments"], COMMITMENT_FIELDS)):
         for n, entry in enumerate(entries, 1):
             if not isinstance(entry, dict):
-                raise SheetsHostError(f"{path} is damaged: its {what} {n} is not a record's {what} (docs/verify.md)")
-            lacking = [f"{name!r} ({' or '.join(k.__name__ for k in _kinds(kind))})" for name, kind in fields.items()
-                       if name not in entry or not _is(entry[name], kind)]
-            if lacking:
-                raise SheetsHostError(f"{path} is damaged: its {what} {n} lacks {', '.join(lacking)} (docs/verify.md)")
+                raise SheetsHostError(f"{name} is damaged: its {what} {n} is not a record's {what} (docs/verify.md)")
+            wrong = lacking(entry, fields)
+            if wrong:
+                raise SheetsHostError(f"{name} is damaged: its {what} {n} lacks {', '.join(wrong)} (docs/verify.md)")
             if what == "commitment" and entry["kind"] not in KINDS:
-                raise SheetsHostError(f"{path} is damaged: its commitment {n}'s 'kind' is {entry['kind']!r}, not one "
+                raise SheetsHostError(f"{name} is damaged: its commitment {n}'s 'kind' is {entry['kind']!r}, not one "
                                       f"of {', '.join(KINDS)} (docs/verify.md)")
             if what == "commitment" and not (entry["text"] or "").isascii():  # a canonical text escapes the rest
-                raise SheetsHostError(f"{path} is damaged: its commitment {n}'s 'text' is not a canonical text "
+                raise SheetsHostError(f"{name} is damaged: its commitment {n}'s 'text' is not a canonical text "
                                       "(one line of ASCII) (docs/verify.md)")
     return record
 
@@ -120,13 +144,28 @@ def announcement_files(folder: Path) -> dict[int, str]:
     return out
 
 
+@dataclass
+class Verified:
+    """Every check of a record, and the game played again from it: its game and the state its
+    last round gave (the setup's for a record of no round; None when a round could not be played)."""
+
+    checks: list[Check]
+    game: Game | None = None
+    end: Any = None
+
+
 def verify(record: Mapping[str, Any], published: Published | None = None, kept: Sequence[str] = ()) -> list[Check]:
     """Every check of `record`, in order (see the module); `kept`: roots a player kept."""
+    return verified(record, published, kept).checks
+
+
+def verified(record: Mapping[str, Any], published: Published | None = None, kept: Sequence[str] = ()) -> Verified:
+    """`verify`'s checks with the state the game played again from the record ends in."""
     try:  # a game, settings or data tab the game refuses (SchemaErrors), set up as the engine would
         start = Start.of(record)
         state = start.setup()
     except (SheetsHostError, KeyError, TypeError, ValueError) as e:
-        return [Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])]
+        return Verified([Check("the record's game, players, settings and data", [f"they cannot be read: {e}"])])
     game = start.game
     rows = list(record["commitments"])
     checks = [_encodings(rows), _seed(record, rows), chained.chain(start.game, rows)]
@@ -157,7 +196,7 @@ def verify(record: Mapping[str, Any], published: Published | None = None, kept: 
         checks.append(Check("commitments withdrawn with their round", _submissions(game.name, superseded)))
     if published is not None:
         checks += _against(record, start, rows, replayed, published)
-    return checks
+    return Verified(checks, game, state if len(replayed) == len(record["rounds"]) else None)
 
 
 def history(record: Mapping[str, Any]) -> list[str]:

@@ -155,7 +155,8 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
             when = stamp(clock())
             made = SeasonGame(number, game, match_of(game), where, backend_kind, plan.players, game_seed(season, number),
                               when, {k: plan.settings[k] for k in plan.given}, own={k: cells.text(v) for k, v in
-                                                                                (settings or {}).items()})
+                                                                                (settings or {}).items()},
+                              made_after=len(season.entries))
             first = len(season.entries)
             gone = tuple(Entry(first + i, when, number, "made", p, TOKEN, -n,
                                "a Token of Life protects in the Death Match picks right after the game that gave it "

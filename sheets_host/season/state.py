@@ -44,7 +44,8 @@ class Settlement:
 @dataclass(frozen=True)
 class SeasonGame:
     """A game of the season: its number, which game, where its books are, who plays, and what it
-    was given from the season (setting -> value as given)."""
+    was given from the season (setting -> value as given), made from the ledger's rows 1 to
+    `made_after` (the rows written before it: a season's record checks what it was given from them)."""
 
     number: str
     game: str
@@ -57,6 +58,7 @@ class SeasonGame:
     given: Mapping[str, str] = field(default_factory=dict)
     settlement: Settlement | None = None
     own: Mapping[str, str] = field(default_factory=dict)  # the host's own settings for it (`--set`)
+    made_after: int = 0
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,8 @@ CAST_TAB = TabSchema("cast", (Column("player"), Column("email", optional=True)),
 GAMES_TAB = TabSchema("games", (
     Column("game no", "int", lo=1), Column("game"), Column("match", "choice", MATCHES), Column("where"),
     Column("backend", "choice", ("xlsx", "gsheets")), Column("players"), Column("seed", "int"), Column("made"),
+    Column("made after row", "int", lo=0, doc="the ledger's last row when the game was made: it was made from rows "
+                                             "1 to this one"),
     Column("given", "json", optional=True, doc="each setting the season gave the game, as given"),
     Column("host settings", "json", optional=True, doc="the host's own settings for the game (`--set`)"),
     Column("settled at", optional=True), Column("over", "bool", optional=True),
@@ -115,7 +117,8 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
                                     tuple(o.strip() for o in cells.text(r["owed"] or "").split(";") if o.strip()))
         games.append(SeasonGame(str(r["game no"]), r["game"], r["match"], cells.text(r["where"]), r["backend"],
                                 names(r["players"]), r["seed"], cells.text(r["made"]), json.loads(r["given"]) if r["given"] else {},
-                                settlement, json.loads(r["host settings"]) if r["host settings"] else {}))
+                                settlement, json.loads(r["host settings"]) if r["host settings"] else {},
+                                r["made after row"]))
     entries = []
     errors = []
     ledger = LEDGER_TAB.records(tabs["ledger"], cast)
@@ -152,7 +155,7 @@ def games_frame(season: Season) -> pd.DataFrame:
     rows = []
     for g in season.games:
         t = g.settlement
-        rows.append([int(g.number), g.game, g.match, g.where, g.backend, ", ".join(g.players), g.seed, g.made,
+        rows.append([int(g.number), g.game, g.match, g.where, g.backend, ", ".join(g.players), g.seed, g.made, g.made_after,
                      json.dumps(dict(g.given), ensure_ascii=False) if g.given else None,
                      json.dumps(dict(g.own), ensure_ascii=False) if g.own else None,
                      t.at if t else None, ("yes" if t.over else "no") if t else None,

@@ -131,7 +131,7 @@ GAMES = {g.name: g for g in (Contest(), Duel())}
 def install(monkeypatch, tmp_path) -> None:
     """Make Contest and Duel games the engine and the season know, with their templates."""
     import sheets_host.games
-    from sheets_host.engine import creation, host
+    from sheets_host.engine import creation, host, replaying
     from sheets_host.season import books, takes
 
     for name in GAMES:
@@ -143,6 +143,6 @@ def install(monkeypatch, tmp_path) -> None:
     def get_game(name: str) -> Any:
         return GAMES.get(cells.fold(str(name))) or real(name)
 
-    for module in (creation, host, books, takes, sheets_host.games):  # the last: imports inside functions
+    for module in (creation, host, replaying, books, takes, sheets_host.games):  # the last: imports in functions
         monkeypatch.setattr(module, "get_game", get_game)
     monkeypatch.setattr(creation, "TEMPLATES", tmp_path / "templates")
