@@ -140,13 +140,21 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
     protecting now), then makes it: the same command run again after a kill makes the same game.
     `settings`: the host's own for the game (deadlines, its rules), never one the season gives."""
     with backend.hold("season next"):
-        season = read(backend)
+        read_now = read(backend)
+        again = next((g for g in read_now.games if g.where == where and g.game == game), None)
+        # A game is made from the ledger as the games stand now: each result settled first (a redo
+        # or an undo since the last settle changes what the next game is made from); the game this
+        # same command recorded before a kill is made, not read.
+        report = SettleReport()
+        season, opened = _settling(read_now, open_game, clock, report, skip=again.number if again else None)
+        if report.problems:
+            raise SheetsHostError("the season's games are not all read, so the ledger is not known: "
+                                  + "; ".join(report.problems))
         open_games = [g for g in season.games if not (g.settlement and g.settlement.over)]
-        again = next((g for g in season.games if g.where == where and g.game == game), None)
         if again is None:
             if open_games:
                 raise SheetsHostError(f"game {open_games[-1].number} ({open_games[-1].game}, {open_games[-1].where}) is "
-                                      "not settled yet: play it to its end and run `season settle` first")
+                                      "not over: play it to its end first")
             plan = making(season, game, players, red, green)
             ours = sorted(k for k in (settings or {}) if k.casefold() in {g.casefold() for g in plan.given})
             if ours:
@@ -168,7 +176,8 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
                 session = _made(open_game(made), season, made, clock)
                 made = replace(made, where=session.host.ref)
             after = season.with_games([*season.games, made]).with_entries(gone)
-            _write(backend, season, after)
+            _write(backend, read_now, after)
+            _deliver_changed(read_now, season, opened, report)
             season = after
             if where != NEW_SPREADSHEETS:
                 session = _made(open_game(made), season, made, clock)
@@ -230,39 +239,54 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
     them. Run again, it writes nothing."""
     report = SettleReport()
     with backend.hold("season settle"):
-        season = read(backend)
-        before, games, touched, opened = season, [], [], {}
-        for g in season.games:
-            try:
-                opened[g.number] = game_backend = open_game(g)
-                settlement, changes, at = _read_game(season, g, game_backend, stamp(clock()))
-            except (SheetsHostError, SchemaErrors) as e:
-                report.problems.append(f"game {g.number} ({g.game}, {g.where}): {e}; not settled")
-                games.append(g)
-                continue
-            new = settled(season.entries, g.number, changes, stamp(clock()), at)
-            if new:
-                season = season.with_entries(new)
-                report.lines.append(f"game {g.number} ({g.game}): {len(new)} ledger row(s) written ({at})")
-                touched.append(g.number)
-            elif g.settlement and settlement and g.settlement.over == settlement.over:
-                settlement = replace(settlement, at=g.settlement.at)
-            if settlement and settlement != g.settlement:
-                touched.append(g.number)
-            games.append(replace(g, settlement=settlement or g.settlement))
-        season = season.with_games(games)
-        report.written = len(season.entries) - len(before.entries)
+        before = read(backend)
+        season, opened = _settling(before, open_game, clock, report)
         if season != before:
             _write(backend, before, season)
-        for g in season.games:
-            if (g.number in set(touched) or g is season.games[-1]) and g.number in opened:
-                try:
-                    books.deliver_season_tabs(opened[g.number], season, g)
-                except SheetsHostError as e:
-                    report.problems.append(f"game {g.number}: its players' season tabs: {e}")
+        _deliver_changed(before, season, opened, report)
     if not report.lines and not report.problems:
         report.lines.append("nothing to write: the ledger already holds every game's result")
     return report
+
+
+def _settling(season: Season, open_game: OpenGame, clock: Clock, report: SettleReport, skip: str | None = None
+              ) -> tuple[Season, dict[str, Backend]]:
+    """The season with every game's result as its host book says now (`settle`'s comparison), and
+    each game's backend as read (it knows the game's books); game `skip` left as it is."""
+    before, games, opened = season, [], {}
+    for g in season.games:
+        if g.number == skip:
+            games.append(g)
+            continue
+        try:
+            opened[g.number] = game_backend = open_game(g)
+            settlement, changes, at = _read_game(season, g, game_backend, stamp(clock()))
+        except (SheetsHostError, SchemaErrors) as e:
+            report.problems.append(f"game {g.number} ({g.game}, {g.where}): {e}; not settled")
+            opened.pop(g.number, None)
+            games.append(g)
+            continue
+        new = settled(season.entries, g.number, changes, stamp(clock()), at)
+        if new:
+            season = season.with_entries(new)
+            report.lines.append(f"game {g.number} ({g.game}): {len(new)} ledger row(s) written ({at})")
+        elif g.settlement and settlement and g.settlement.over == settlement.over:
+            settlement = replace(settlement, at=g.settlement.at)
+        games.append(replace(g, settlement=settlement or g.settlement))
+    report.written = len(season.entries) - len(before.entries)
+    return season.with_games(games), opened
+
+
+def _deliver_changed(before: Season, after: Season, opened: Mapping[str, Backend], report: SettleReport) -> None:
+    """The season tabs of the games whose rows or settlement changed, and of the latest game."""
+    changed = {e.game for e in after.entries[len(before.entries):]}
+    changed |= {g.number for g, was in zip(after.games, before.games) if g.settlement != was.settlement}
+    for g in after.games:
+        if (g.number in changed or g is after.games[-1]) and g.number in opened:
+            try:
+                books.deliver_season_tabs(opened[g.number], after, g)
+            except SheetsHostError as e:
+                report.problems.append(f"game {g.number}: its players' season tabs: {e}")
 
 
 def _read_game(season: Season, g: SeasonGame, game_backend: Backend, when: str

@@ -115,7 +115,7 @@ def test_an_undone_end_withdraws_the_games_rows_and_the_game_must_end_again_befo
     held = season.read(backend(where))
     assert all(held.held(p, t) == 0 for p in CAST for t in (TOKEN, GARNET, COSMOS))
     assert held.games[0].settlement.over is False
-    with pytest.raises(SheetsHostError, match="not settled yet"):
+    with pytest.raises(SheetsHostError, match="is not over: play it to its end first"):
         make(where, "duel", ["Ed", "Ann"])
     engine.resolve(backend(where / "games/1"), early=True, clock=fixed_clock)
     settle(where)

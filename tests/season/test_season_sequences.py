@@ -79,12 +79,15 @@ class SeasonSequences(RuleBasedStateMachine):
 
     def _ready(self) -> bool:
         g = self.latest()
-        return g is None or bool(g.settlement and g.settlement.over)
+        return g is None or self.session(g).game.is_over(self.session(g).state)
 
     @precondition(lambda self: self._ready())
     @rule(death=st.booleans(), data=st.data())
     def make(self, death, data):
         self.delivered = False
+        # `season next` settles every game first: the pairing is drawn from the ledger as it will be.
+        season.settle(self.backend(), self.open_game, clock=fixed_clock)
+        self.settled_since = True
         held = self.season()
         owed = held.candidates_owed()
         opponents = [p for p in held.still_in if p not in owed[:1] and held.held(p, TOKEN) <= 0]
