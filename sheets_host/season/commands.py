@@ -22,10 +22,10 @@ from sheets_host.engine.commit import caught_up
 from sheets_host.engine.creation import new_game
 from sheets_host.kit import cells
 from sheets_host.kit.errors import SchemaErrors, SheetsHostError
-from sheets_host.kit.result import GARNET, THINGS, TOKEN, Change, GameResult
+from sheets_host.kit.result import GARNET, THINGS, TOKEN, Change
 from . import books
 from .ledger import BY_HOST, BY_SEASON, Entry, settled
-from .state import GARNETS_TO_WINNER, Season, SeasonGame, Settlement
+from .state import Season, SeasonGame, Settlement, result_changes
 from .tabs import DEFAULTS, SETTINGS, host_tabs, ledger_frame, load, read_settings
 from .takes import expiring, making, match_of
 
@@ -217,22 +217,6 @@ class SettleReport:
     written: int = 0  # ledger rows added
 
 
-def _eliminated_garnets(season: Season, game: SeasonGame, result: GameResult) -> list[Change]:
-    """What becomes of the eliminated players' garnets, by the season's setting."""
-    out = []
-    for loser in result.eliminated:
-        held = sum(e.amount for e in season.entries if e.player == loser and e.what == GARNET and e.game != game.number)
-        if held <= 0:
-            continue
-        if season.settings.eliminated_garnets == GARNETS_TO_WINNER and result.winners:
-            why = "eliminated: their garnets go to the Death Match's winner (season setting 'garnets of the eliminated')"
-            out += [Change(loser, GARNET, -held, why), Change(result.winners[0], GARNET, held, why)]
-        else:
-            out.append(Change(loser, GARNET, -held, "eliminated: their garnets are removed (season setting "
-                                                     "'garnets of the eliminated')"))
-    return out
-
-
 def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> SettleReport:
     """Every game of the season's result written to the ledger exactly once: a game newly over
     adds its rows, one whose result changed (a redo) or that is no longer over (an undo) corrects
@@ -307,7 +291,7 @@ def _read_game(season: Season, g: SeasonGame, game_backend: Backend, when: str
     if result is None:
         raise SheetsHostError(f"{game.title} gives no result the season can read")
     outside = sorted({c.player for c in result.changes} - set(season.cast))
-    changes = [c for c in result.changes if c.player in season.cast] + _eliminated_garnets(season, g, result)
+    changes = result_changes(season, g.number, result)
     owed = tuple(f"{' and '.join(o.players)}: {o.what} (config '{o.setting}')" for o in result.owed)
     if outside:
         owed += (f"changes for {', '.join(outside)}, who are not of the cast, are not in the ledger",)

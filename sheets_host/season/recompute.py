@@ -31,9 +31,8 @@ from sheets_host.engine.checks import Check
 from sheets_host.kit import cells
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.result import GARNET, THINGS, TOKEN, Change, GameResult
-from .commands import _eliminated_garnets
 from .ledger import BY_HOST, BY_RESULT, BY_SEASON, Entry, balance, net, settled, standing
-from .state import Season, SeasonGame, Settlement
+from .state import Season, SeasonGame, Settlement, result_changes
 from .takes import expiring, making
 
 
@@ -161,7 +160,7 @@ def changes(season: Season, p: Played) -> list[Change]:
     garnets of the eliminated."""
     if p.result is None:
         return []
-    return [c for c in p.result.changes if c.player in season.cast] + _eliminated_garnets(season, p.game, p.result)
+    return result_changes(season, p.game.number, p.result)
 
 
 def host_rows(ledger: Sequence[Entry]) -> list[Entry]:

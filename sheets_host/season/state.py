@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from sheets_host.kit.result import ARTEFACTS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH
+from sheets_host.kit.result import ARTEFACTS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH, Change, GameResult
 from .ledger import Entry, balance
 
 # "what becomes of an eliminated player's garnets"
@@ -129,3 +129,21 @@ class Season:
     def with_entries(self, entries: Sequence[Entry]) -> Season:
         return replace(self, entries=tuple(self.entries) + tuple(entries))
 
+
+
+def result_changes(season: Season, number: str, result: GameResult) -> list[Change]:
+    """What game `number`'s result writes to the ledger (`settle`, and a season's record
+    recomputed): the changes of the cast's players (a Pyramid's spectators are not of it), then
+    what becomes of the eliminated players' garnets, by the season's setting."""
+    out = [c for c in result.changes if c.player in season.cast]
+    for loser in result.eliminated:
+        held = sum(e.amount for e in season.entries if e.player == loser and e.what == GARNET and e.game != number)
+        if held <= 0:
+            continue
+        if season.settings.eliminated_garnets == GARNETS_TO_WINNER and result.winners:
+            why = "eliminated: their garnets go to the Death Match's winner (season setting 'garnets of the eliminated')"
+            out += [Change(loser, GARNET, -held, why), Change(result.winners[0], GARNET, held, why)]
+        else:
+            out.append(Change(loser, GARNET, -held, "eliminated: their garnets are removed (season setting "
+                                                     "'garnets of the eliminated')"))
+    return out
