@@ -214,6 +214,7 @@ def _given_by(season: Season, game: SeasonGame) -> str:
 class SettleReport:
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)  # the games not over, each with where it stands
     written: int = 0  # ledger rows added
 
 
@@ -229,7 +230,8 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
             _write(backend, before, season)
         _deliver_changed(before, season, opened, report)
     if not report.lines and not report.problems:
-        report.lines.append("nothing to write: the ledger already holds every game's result")
+        report.lines.append("nothing to write: the ledger already holds every finished game's result")
+    report.lines += report.waiting
     return report
 
 
@@ -251,6 +253,8 @@ def _settling(season: Season, open_game: OpenGame, clock: Clock, report: SettleR
             games.append(g)
             continue
         new = settled(season.entries, g.number, changes, stamp(clock()), at)
+        if settlement is None or not settlement.over:
+            report.waiting.append(f"game {g.number} ({g.game}): {at}")
         if new:
             season = season.with_entries(new)
             report.lines.append(f"game {g.number} ({g.game}): {len(new)} ledger row(s) written ({at})")

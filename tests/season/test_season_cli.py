@@ -38,6 +38,8 @@ def test_a_season_played_from_the_command_line_and_settled_by_watch(monkeypatch,
     assert code == 0 and "season 'larks': 4 players" in text
     code, text = said("season", "next", "larks", "contest", "games/1")
     assert code == 0 and "game 1: Contest (Main Match) for Ann, Bo, Cy, Di" in text
+    code, text = said("season", "settle", "larks")
+    assert code == 0 and "game 1 (contest): not over: not begun" in text
     game = open_backend("xlsx", "larks/games/1")
     for player, score in zip(("Ann", "Bo", "Cy", "Di"), (9, 5, 3, 2)):
         game.book(f"player:{player}").write({"submit": pd.DataFrame([{"score": score}])})
