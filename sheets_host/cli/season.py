@@ -21,7 +21,10 @@ def _settings_help() -> str:
     return ("Settings (--set key=value): 'starting garnets' (default 0); 'gamewide tiebreak' (the whole cast, best "
             "first; default: drawn from the seed); 'garnets of the eliminated': removed (default, as on The Genius "
             "from its third season) or to the winner (as in its second); 'garnets public': no (default) or yes; "
-            "'token of life lasts': next death match picks (default, as on the show) or the season.")
+            "'token of life lasts': next death match picks (default, as on the show) or the season; 'decision hours': "
+            "each decision's and each Death Match pick's time (default 24); 'when nobody decides': drawn (default: "
+            "among the choices, from the seed) or the host decides; 'one player in two death matches': no (default) "
+            "or yes.")
 
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,

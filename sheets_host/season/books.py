@@ -38,7 +38,7 @@ from sheets_host.kit.result import (ARTEFACTS, COSMOS, DEATH_MATCH, ELIMINATION,
 from sheets_host.kit.table import Column, TabSchema
 from .ledger import Entry
 from .state import Season, SeasonGame
-from .tabs import CAST_TAB, GAMES_TAB, LEDGER_TAB, SEASON_TAB as HOST_SEASON_TAB
+from .tabs import CAST_TAB, DECISIONS_TAB, GAMES_TAB, LEDGER_TAB, PLAN_TAB, SEASON_TAB as HOST_SEASON_TAB
 
 SEASON_TAB = "season"  # each player's tab in each game's books
 
@@ -250,7 +250,7 @@ def standing_palette(texts: Sequence[object]) -> Palette:
     return Palette(colours, ("standing",))
 
 
-def _wrapped(frame: pd.DataFrame, layout: TabLayout, names: Sequence[str] = ("why", "about", "owed")) -> TabLayout:
+def _wrapped(frame: pd.DataFrame, layout: TabLayout, names: Sequence[str] = ("why", "about", "owed", "note")) -> TabLayout:
     """`layout` with the columns `names` at most WHY_WIDTH wide, their longer text wrapped, and
     every row as tall as its wrapped cells need."""
     columns = [replace(c, width=WHY_WIDTH, wrap=True) if name in names and c.width > WHY_WIDTH and not c.clip else c
@@ -304,7 +304,7 @@ def host_layouts(tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabLayout]:
     schemas (notes and dropdowns, the host may type there), the long texts wrapped, each standing
     in its colour. The ledger's is the whole tab's, for its appended rows to take (`Book.write`'s
     `shown`)."""
-    schemas = {s.name: s for s in (HOST_SEASON_TAB, CAST_TAB, GAMES_TAB, LEDGER_TAB)}
+    schemas = {s.name: s for s in (HOST_SEASON_TAB, CAST_TAB, GAMES_TAB, LEDGER_TAB, DECISIONS_TAB, PLAN_TAB)}
     out = {}
     for name, frame in tabs.items():
         palettes = [standing_palette(frame["standing"])] if "standing" in frame.columns else []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from itertools import takewhile
 
 import pandas as pd
 from collections.abc import Callable, Mapping, Sequence
@@ -22,11 +23,11 @@ from sheets_host.engine.commit import caught_up
 from sheets_host.engine.creation import new_game
 from sheets_host.kit import cells
 from sheets_host.kit.errors import SchemaErrors, SheetsHostError
-from sheets_host.kit.result import GARNET, THINGS, TOKEN, Change
+from sheets_host.kit.result import DEATH_MATCH, GARNET, MAIN_MATCH, THINGS, TOKEN, Change
 from . import books
 from .ledger import BY_HOST, BY_SEASON, Entry, settled
 from .state import Season, SeasonGame, Settlement, result_changes
-from .tabs import DEFAULTS, SETTINGS, host_tabs, ledger_frame, load, read_settings
+from .tabs import DECISIONS_TAB, DEFAULTS, PLAN_TAB, SETTINGS, host_tabs, ledger_frame, load, read_settings
 from .takes import expiring, making, match_of
 
 BOOKS = "books"  # role -> book: where the season's public book is (Google: its spreadsheet)
@@ -37,7 +38,7 @@ OpenGame = Callable[[SeasonGame], Backend]
 
 def read(backend: Backend) -> Season:
     """The season from its host book (one read), its other books' places learnt from its `books` tab."""
-    tabs = backend.book("host").read(["season", "cast", "games", "ledger", BOOKS])
+    tabs = backend.book("host").read(["season", "cast", "games", "ledger", DECISIONS_TAB.name, PLAN_TAB.name, BOOKS])
     if BOOKS in tabs:
         backend.bind({cells.text(r["role"]): cells.text(r["book"]) for r in tabs[BOOKS].to_dict("records")
                       if not cells.is_blank(r.get("role")) and not cells.is_blank(r.get("book"))})
@@ -216,6 +217,7 @@ class SettleReport:
     problems: list[str] = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)  # the games not over, each with where it stands
     written: int = 0  # ledger rows added
+    begun: set[str] = field(default_factory=set)  # the games with a round resolved
 
 
 def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> SettleReport:
@@ -238,18 +240,28 @@ def settle(backend: Backend, open_game: OpenGame, clock: Clock = now_utc) -> Set
 def _settling(season: Season, open_game: OpenGame, clock: Clock, report: SettleReport, skip: str | None = None
               ) -> tuple[Season, dict[str, Backend]]:
     """The season with every game's result as its host book says now (`settle`'s comparison), and
-    each game's backend as read (it knows the game's books); game `skip` left as it is."""
-    before, games, opened = season, [], {}
+    each game's backend as read (it knows the game's books); game `skip` left as it is. A Main
+    Match whose Elimination Candidates changed after a Death Match made from their picks began is
+    not settled: that Death Match would be of the wrong players (`held_back`)."""
+    before, games, opened, read_now = season, [], {}, {}
     for g in season.games:
         if g.number == skip:
-            games.append(g)
             continue
         try:
             opened[g.number] = game_backend = open_game(g)
-            settlement, changes, at = _read_game(season, g, game_backend, stamp(clock()))
+            read_now[g.number] = _read_game(season, g, game_backend, stamp(clock()))
         except (SheetsHostError, SchemaErrors) as e:
             report.problems.append(f"game {g.number} ({g.game}, {g.where}): {e}; not settled")
             opened.pop(g.number, None)
+    begun = report.begun = {n for n, (_, _, _, started) in read_now.items() if started}
+    for g in season.games:
+        if g.number not in read_now:
+            games.append(g)
+            continue
+        settlement, changes, at, _ = read_now[g.number]
+        blocked = held_back(season, g, settlement, begun)
+        if blocked:
+            report.problems.append(blocked)
             games.append(g)
             continue
         new = settled(season.entries, g.number, changes, stamp(clock()), at)
@@ -265,6 +277,26 @@ def _settling(season: Season, open_game: OpenGame, clock: Clock, report: SettleR
     return season.with_games(games), opened
 
 
+def held_back(season: Season, g: SeasonGame, settlement: Settlement | None, begun: set[str]) -> str | None:
+    """Why game `g`'s result as it stands now is not settled: its Elimination Candidates changed (a
+    redo, an undo) while a Death Match made after it has begun; None when it may be."""
+    was = g.settlement.candidates if g.settlement and g.settlement.over else ()
+    now = settlement.candidates if settlement and settlement.over else ()
+    if g.match != MAIN_MATCH or was == now:
+        return None
+    later = season.games[[x.number for x in season.games].index(g.number) + 1:]
+    after = list(takewhile(lambda x: x.match == DEATH_MATCH, later))
+    started = [x for x in after if x.number in begun]
+    if not started:
+        return None
+    first = started[-1]
+    return (f"game {g.number} ({g.game}): its Elimination Candidates would change ({', '.join(was) or 'none'} -> "
+            f"{', '.join(now) or 'none'}), but game {first.number}, a Death Match made from their picks "
+            f"({', '.join(first.players)}), has begun: undo its rounds (sheets-host undo {first.where}, until round "
+            f"1 is open) and then its making (sheets-host season drop SEASON {first.number}), or put game "
+            f"{g.number}'s last round back as it was; not settled")
+
+
 def _deliver_changed(before: Season, after: Season, opened: Mapping[str, Backend], report: SettleReport) -> None:
     """The season tabs of the games whose rows or settlement changed, and of the latest game."""
     changed = {e.game for e in after.entries[len(before.entries):]}
@@ -278,9 +310,9 @@ def _deliver_changed(before: Season, after: Season, opened: Mapping[str, Backend
 
 
 def _read_game(season: Season, g: SeasonGame, game_backend: Backend, when: str
-               ) -> tuple[Settlement | None, list[Change], str]:
-    """A game's settlement as its host book says now, the changes it gives and where it stands
-    (the backend then knows the game's books)."""
+               ) -> tuple[Settlement | None, list[Change], str, bool]:
+    """A game's settlement as its host book says now, the changes it gives, where it stands and
+    whether it has begun (the backend then knows the game's books)."""
     session = open_session(game_backend)
     for key, value in g.given.items():
         typed = cells.text(session.config.get(key) or "")
@@ -290,17 +322,15 @@ def _read_game(season: Season, g: SeasonGame, game_backend: Backend, when: str
     last = session.last_resolved
     at = (f"{game.round_name(last['round'])} resolved at {last['resolved at']}" if last else "not begun")
     if not game.is_over(state):
-        return (Settlement(when, False) if g.settlement else None), [], f"not over: {at}"
+        return (Settlement(when, False) if g.settlement else None), [], f"not over: {at}", last is not None
     result = game.result(state)
     if result is None:
         raise SheetsHostError(f"{game.title} gives no result the season can read")
-    outside = sorted({c.player for c in result.changes} - set(season.cast))
     changes = result_changes(season, g.number, result)
-    owed = tuple(f"{' and '.join(o.players)}: {o.what} (config '{o.setting}')" for o in result.owed)
-    if outside:
-        owed += (f"changes for {', '.join(outside)}, who are not of the cast, are not in the ledger",)
-    return (Settlement(when, True, result.winners, result.candidates, result.loser, owed),
-            changes, f"endgame: {at}")
+    outside = sorted({c.player for c in result.changes} - set(season.cast))
+    beyond = (f"; what it gives {', '.join(outside)}, who are not of the cast, is not in the ledger" if outside else "")
+    return (Settlement(when, True, result.winners, result.candidates, result.loser, result.owed),
+            changes, f"endgame: {at}" + beyond, True)
 
 
 # ---- the host's own rows ------------------------------------------------------------------------

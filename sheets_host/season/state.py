@@ -11,13 +11,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from sheets_host.kit.result import ARTEFACTS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH, Change, GameResult
+from sheets_host.kit.result import ARTEFACTS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH, Change, GameResult, Owed
 from .ledger import Entry, balance
 
 # "what becomes of an eliminated player's garnets"
 GARNETS_REMOVED, GARNETS_TO_WINNER = "removed", "to the winner"
 # "how long a Token of Life protects"
 TOKEN_NEXT_PICKS, TOKEN_SEASON = "next death match picks", "the season"
+# "when nobody decides by the deadline": the season draws among the choices, or waits for the host
+PICKS_DRAWN, PICKS_BY_HOST = "drawn", "the host decides"
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,9 @@ class SeasonSettings:
     eliminated_garnets: str = GARNETS_REMOVED
     garnets_public: bool = False
     token_lasts: str = TOKEN_NEXT_PICKS
+    decision_hours: float = 24.0
+    picks_default: str = PICKS_DRAWN
+    twice_picked: bool = False  # one player may be picked for two Death Matches
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,12 @@ class Settlement:
     winners: tuple[str, ...] = ()
     candidates: tuple[str, ...] = ()
     loser: str | None = None
-    owed: tuple[str, ...] = ()  # each decision still owed, in words
+    owed_decisions: tuple[Owed, ...] = ()  # each decision still owed
+
+    @property
+    def owed(self) -> tuple[str, ...]:
+        """Each decision still owed, in words."""
+        return tuple(f"{' and '.join(o.players)}: {o.what} (config '{o.setting}')" for o in self.owed_decisions)
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,19 @@ class SeasonGame:
 
 
 @dataclass(frozen=True)
+class Planned:
+    """A Main Match the host has planned: which game, where its books go ("" for the season's own
+    place for it), and what `season next` would be told (players, meadows, the host's settings)."""
+
+    game: str
+    where: str = ""
+    players: tuple[str, ...] = ()
+    red: tuple[str, ...] = ()
+    green: tuple[str, ...] = ()
+    own: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Season:
     name: str
     seed: int
@@ -70,6 +93,8 @@ class Season:
     games: tuple[SeasonGame, ...] = ()
     entries: tuple[Entry, ...] = ()
     emails: Mapping[str, str] = field(default_factory=dict)
+    decisions: tuple = ()  # the `decisions` log (week.Decision), oldest first
+    plan: tuple[Planned, ...] = ()  # the Main Matches planned, in order, those made included
 
     def held(self, player: str, what: str) -> int:
         return balance(self.entries, player, what)
@@ -128,6 +153,9 @@ class Season:
 
     def with_entries(self, entries: Sequence[Entry]) -> Season:
         return replace(self, entries=tuple(self.entries) + tuple(entries))
+
+    def with_decisions(self, decisions: Sequence) -> Season:
+        return replace(self, decisions=tuple(self.decisions) + tuple(decisions))
 
 
 

@@ -15,11 +15,12 @@ import pandas as pd
 
 from sheets_host.kit import cells
 from sheets_host.kit.errors import SchemaError, SchemaErrors
-from sheets_host.kit.result import MATCHES, THINGS
+from sheets_host.kit.result import MATCHES, THINGS, Owed
 from sheets_host.kit.table import Column, TabSchema
 from .ledger import BY, Entry, seals
-from .state import (GARNETS_REMOVED, GARNETS_TO_WINNER, TOKEN_NEXT_PICKS, TOKEN_SEASON, Season, SeasonGame,
-                    SeasonSettings, Settlement)
+from .state import (GARNETS_REMOVED, GARNETS_TO_WINNER, PICKS_BY_HOST, PICKS_DRAWN, TOKEN_NEXT_PICKS, TOKEN_SEASON,
+                    Planned, Season, SeasonGame, SeasonSettings, Settlement)
+from .week import HOWS, Decision
 
 # Each setting with its default and the rule it comes from (`season --help`, docs/season.md).
 SETTINGS = (
@@ -38,9 +39,18 @@ SETTINGS = (
            doc="next death match picks (the default, as on the show): a Token of Life protects in the Death Match "
                "picks right after the game that gave it, and is gone when the next Main Match is made; the season: "
                "until the host takes it away (`season give`)"),
+    Column("decision hours", "float", lo=0,
+           doc="how long a player has for each decision a game leaves them and each Death Match pick (default 24)"),
+    Column("when nobody decides", "choice", (PICKS_DRAWN, PICKS_BY_HOST),
+           doc="drawn (the default): at the deadline the season draws among the choices from its seed, and says so "
+               "publicly; the host decides: it waits for `season decide`"),
+    Column("one player in two death matches", "bool",
+           doc="no (the default): a player already picked is no longer available to the candidates after; yes: they "
+               "may be picked again"),
 )
 DEFAULTS = {"starting garnets": 0, "gamewide tiebreak": "", "garnets of the eliminated": GARNETS_REMOVED,
-            "garnets public": "no", "token of life lasts": TOKEN_NEXT_PICKS}
+            "garnets public": "no", "token of life lasts": TOKEN_NEXT_PICKS, "decision hours": 24,
+            "when nobody decides": PICKS_DRAWN, "one player in two death matches": "no"}
 SEASON_TAB = TabSchema("season", (Column("key"), Column("value", optional=True)),
                        "The season's name, seed and settings.")
 CAST_TAB = TabSchema("cast", (Column("player"), Column("email", optional=True)),
@@ -54,7 +64,9 @@ GAMES_TAB = TabSchema("games", (
     Column("host settings", "json", optional=True, doc="the host's own settings for the game (`--set`)"),
     Column("settled at", optional=True), Column("over", "bool", optional=True),
     Column("winners", optional=True), Column("candidates", optional=True, doc="Elimination Candidates, number 1 first"),
-    Column("loser", optional=True), Column("owed", optional=True, doc="decisions still to be made, ';'-separated")),
+    Column("loser", optional=True), Column("owed", optional=True, doc="decisions still to be made, ';'-separated"),
+    Column("owed decisions", "json", optional=True, doc="the same, as the season reads them: who, what, among which "
+                                                       "choices, into which setting of the game")),
     "Each game of the season, what it was given and its result as last settled.")
 LEDGER_TAB = TabSchema("ledger", (
     Column("row", "int", lo=1), Column("when"), Column("game no", "int", lo=1, optional=True),
@@ -62,6 +74,16 @@ LEDGER_TAB = TabSchema("ledger", (
     Column("why"), Column("by", "choice", BY), Column("corrects", "int", lo=1, optional=True),
     Column("seal", optional=True, doc="a digest of the row and the one before: an edited row is found")),
     "Every change, one row, never edited: a correction is a row of its own naming the row it corrects.")
+DECISIONS_TAB = TabSchema("decisions", (
+    Column("row", "int", lo=1), Column("when"), Column("game no", "int", lo=1), Column("key"), Column("player"),
+    Column("how", "choice", HOWS), Column("choice", optional=True), Column("typed", optional=True),
+    Column("deadline", optional=True), Column("note", optional=True), Column("basis", optional=True)),
+    "The week between games, one row each, never edited: each decision asked (with its deadline), each answer read "
+    "from a player's book (counted or not, as typed), each outcome.")
+PLAN_TAB = TabSchema("plan", (
+    Column("game"), Column("where", optional=True), Column("players", optional=True), Column("red", optional=True),
+    Column("green", optional=True), Column("host settings", "json", optional=True)),
+    "The Main Matches in order, those made included: `watch SEASON` makes the next once the week is over.")
 
 
 def names(raw: object) -> tuple[str, ...]:
@@ -90,7 +112,8 @@ def read_settings(records: list[dict], cast: tuple[str, ...]) -> tuple[str, int,
         raise SchemaErrors(errors)
     return values["name"], values["seed"], SeasonSettings(
         values["starting garnets"], tiebreak, values["garnets of the eliminated"], values["garnets public"],
-        values["token of life lasts"])
+        values["token of life lasts"], values["decision hours"], values["when nobody decides"],
+        values["one player in two death matches"])
 
 
 def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
@@ -114,7 +137,8 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
         if r["settled at"]:
             settlement = Settlement(cells.text(r["settled at"]), bool(r["over"]), names(r["winners"]),
                                     names(r["candidates"]), r["loser"] or None,
-                                    tuple(o.strip() for o in cells.text(r["owed"] or "").split(";") if o.strip()))
+                                    tuple(Owed(tuple(o["players"]), o["what"], tuple(o["choices"]), o["setting"])
+                                          for o in json.loads(r["owed decisions"] or "[]")))
         games.append(SeasonGame(str(r["game no"]), r["game"], r["match"], cells.text(r["where"]), r["backend"],
                                 names(r["players"]), r["seed"], cells.text(r["made"]), json.loads(r["given"]) if r["given"] else {},
                                 settlement, json.loads(r["host settings"]) if r["host settings"] else {},
@@ -139,14 +163,23 @@ def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
                 break
     if errors:
         raise SchemaErrors(errors)
-    return Season(name, seed, cast, settings, tuple(games), tuple(entries), emails)
+    decisions = tuple(Decision(r["row"], cells.text(r["when"]), str(r["game no"]), cells.text(r["key"]),
+                               cells.text(r["player"]), r["how"], *(cells.text(r[c] or "") for c in
+                                                                    ("choice", "typed", "note", "basis", "deadline")))
+                      for r in DECISIONS_TAB.records(tabs[DECISIONS_TAB.name])) if DECISIONS_TAB.name in tabs else ()
+    plan = tuple(Planned(cells.text(r["game"]), cells.text(r["where"] or ""), names(r["players"]), names(r["red"]),
+                         names(r["green"]), json.loads(r["host settings"]) if r["host settings"] else {})
+                 for r in PLAN_TAB.records(tabs[PLAN_TAB.name])) if PLAN_TAB.name in tabs else ()
+    return Season(name, seed, cast, settings, tuple(games), tuple(entries), emails, decisions, plan)
 
 
 def season_frame(season: Season) -> pd.DataFrame:
     s = season.settings
     values = {"name": season.name, "seed": season.seed, "starting garnets": s.starting_garnets,
               "gamewide tiebreak": ", ".join(s.tiebreak), "garnets of the eliminated": s.eliminated_garnets,
-              "garnets public": "yes" if s.garnets_public else "no", "token of life lasts": s.token_lasts}
+              "garnets public": "yes" if s.garnets_public else "no", "token of life lasts": s.token_lasts,
+              "decision hours": s.decision_hours, "when nobody decides": s.picks_default,
+              "one player in two death matches": "yes" if s.twice_picked else "no"}
     about = {c.name: c.doc for c in SETTINGS} | {"name": "the season's name", "seed": "every game's seed derives from it"}
     return pd.DataFrame([[k, v, about[k]] for k, v in values.items()], columns=["key", "value", "about"], dtype=object)
 
@@ -160,7 +193,10 @@ def games_frame(season: Season) -> pd.DataFrame:
                      json.dumps(dict(g.own), ensure_ascii=False) if g.own else None,
                      t.at if t else None, ("yes" if t.over else "no") if t else None,
                      ", ".join(t.winners) if t else None, ", ".join(t.candidates) if t else None,
-                     t.loser if t else None, "; ".join(t.owed) if t else None])
+                     t.loser if t else None, "; ".join(t.owed) if t else None,
+                     json.dumps([{"players": list(o.players), "what": o.what, "choices": list(o.choices),
+                                  "setting": o.setting} for o in t.owed_decisions], ensure_ascii=False)
+                     if t and t.owed_decisions else None])
     return pd.DataFrame(rows, columns=GAMES_TAB.header, dtype=object)
 
 
@@ -175,4 +211,15 @@ def host_tabs(season: Season) -> dict[str, pd.DataFrame]:
     return {"season": season_frame(season),
             "cast": pd.DataFrame([[p, season.emails.get(p)] for p in season.cast], columns=CAST_TAB.header,
                                  dtype=object),
-            "games": games_frame(season), "ledger": ledger_frame(season.entries)}
+            "games": games_frame(season), "ledger": ledger_frame(season.entries),
+            DECISIONS_TAB.name: decisions_frame(season.decisions),
+            PLAN_TAB.name: pd.DataFrame([[p.game, p.where or None, ", ".join(p.players) or None,
+                                          ", ".join(p.red) or None, ", ".join(p.green) or None,
+                                          json.dumps(dict(p.own), ensure_ascii=False) if p.own else None]
+                                         for p in season.plan], columns=PLAN_TAB.header, dtype=object)}
+
+
+def decisions_frame(decisions: Sequence[Decision], start: int = 0) -> pd.DataFrame:
+    return pd.DataFrame([[d.number, d.when, int(d.game), d.key, d.player, d.how, d.choice or None, d.typed or None,
+                          d.deadline or None, d.note or None, d.basis or None] for d in decisions][start:],
+                        columns=DECISIONS_TAB.header, dtype=object)

@@ -20,7 +20,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Fate, Game, HowTo, Outcome, Parsed, Window
 from sheets_host.kit.result import (COSMOS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH, TOKEN, Change,
-                                    GameResult)
+                                    GameResult, Owed)
 from sheets_host.kit.table import Column, TabSchema
 
 SCORE = TabSchema("submit", (Column("score", "int", lo=1, hi=9, doc="1 to 9"),))
@@ -125,7 +125,32 @@ class Duel(Contest):
                           (Change(loser, ELIMINATION, 1, "lost the Death Match"),), loser=loser)
 
 
-GAMES = {g.name: g for g in (Contest(), Duel())}
+class Grant(Contest):
+    """Contest, and its first winner grants one more Token of Life to a player neither a winner nor
+    a candidate (config `bonus token`, owed to them until given)."""
+
+    name, title = "grant", "Grant"
+    settings = (Column("bonus token", optional=True, doc="whom the first winner grants one more Token of Life"),)
+    host_decisions = ("bonus token",)
+
+    def setup(self, players, seed, config, data) -> Scores:
+        return replace(super().setup(players, seed, config, data), opponent=cells.text(config.get("bonus token") or ""))
+
+    def load(self, players, tabs, config, data) -> Scores:
+        return replace(super().load(players, tabs, config, data), opponent=cells.text(config.get("bonus token") or ""))
+
+    def result(self, state: Scores) -> GameResult | None:
+        done = super().result(state)
+        if done is None:
+            return None
+        may = tuple(p for p in state.players if p not in done.winners and p not in done.candidates)
+        if state.opponent in may:
+            return replace(done, changes=done.changes + (Change(state.opponent, TOKEN, 1, "granted by the winner"),))
+        owed = (Owed((done.winners[0],), "one more Token of Life", may, "bonus token"),) if may else ()
+        return replace(done, owed=owed)
+
+
+GAMES = {g.name: g for g in (Contest(), Duel(), Grant())}
 
 
 def install(monkeypatch, tmp_path) -> None:
@@ -137,7 +162,7 @@ def install(monkeypatch, tmp_path) -> None:
     for name in GAMES:
         (tmp_path / "templates" / name).mkdir(parents=True, exist_ok=True)
         (tmp_path / "templates" / name / "config.csv").write_text(
-            "key,value\n" + ("death match opponent,\n" if name == "duel" else ""))
+            "key,value\n" + {"duel": "death match opponent,\n", "grant": "bonus token,\n"}.get(name, ""))
     real = creation.get_game
 
     def get_game(name: str) -> Any:

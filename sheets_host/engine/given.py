@@ -1,0 +1,51 @@
+"""A decision the game's rules leave open at its end, given from outside the game after it (a
+season: the player's own decision, read from their book): written into the config as the host
+would type it, marked `given by`, then the last round resolved again so that its host commitment,
+its results and every book hold it.
+
+Run again after a kill at any moment it finishes: the config already holds the value, and the
+last round is resolved again only while its commitment does not.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sheets_host.backends import Backend
+from sheets_host.kit import cells
+from sheets_host.kit.errors import SheetsHostError
+from . import commitments
+from .commands import resolve
+from .commit import caught_up
+from .host import AS_GIVEN, GIVEN_BY, Clock, now_utc
+
+
+def give_decision(backend: Backend, key: str, value: str, by: str, clock: Clock = now_utc) -> bool:
+    """The game's decision `key` given `value` by `by` (words: "Ann's decision, read from her book");
+    whether the last round was resolved again for it."""
+    with backend.hold("give"):
+        session = caught_up(backend, clock)[0]
+        game = session.game
+        if key not in game.host_decisions:
+            raise SheetsHostError(f"{game.title} has no decision {key!r} to give; its decisions: "
+                                  f"{', '.join(game.host_decisions) or 'none'}")
+        if not game.is_over(session.state):
+            raise SheetsHostError(f"{game.title} is not over: {key!r} is given at its end")
+        config = session.tabs["config"].copy()
+        for column in (GIVEN_BY, AS_GIVEN):
+            if column not in config.columns:
+                config[column] = None
+        rows = [i for i, k in config["key"].items() if cells.fold(cells.text(k)) == cells.fold(key)]
+        if not rows:
+            raise SheetsHostError(f"config: no row {key!r} (restore it: sheets-host games {game.name} lists it)")
+        wanted = {"value": value, GIVEN_BY: by, AS_GIVEN: value}
+        if any(cells.text(config.at[rows[0], c]) != v for c, v in wanted.items()):
+            for column, v in wanted.items():
+                config.at[rows[0], column] = v
+            session.host.write({"config": config})
+        last = session.last_resolved["round"]
+        held = commitments.current(commitments.read(session.tabs, session.players), last, "host")
+        if held and held[-1].get("text") and json.loads(held[-1]["text"]).get(key) == value:
+            return False
+    resolve(backend, redo=True, clock=clock, reason=f"config '{key}' given: {value} ({by})")
+    return True

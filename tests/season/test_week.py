@@ -1,0 +1,228 @@
+"""The week between games on offline books, with Grant, Contest and Duel (`contest.py`): a decision
+a result leaves to a player asked in their book and given to the game, the Elimination
+Candidates' picks in pick order, the Death Matches made from them, and the plan's next Main Match."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sheets_host.backends.kinds import open_backend
+from sheets_host.engine import commands as engine
+from sheets_host.engine.host import open_session
+from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.result import TOKEN
+from sheets_host.season import commands as season
+from sheets_host.season import steps
+from sheets_host.season.asking import CHOICE, DECISION_TAB, PICK_TAB
+from sheets_host.season.state import Planned
+from sheets_host.season.week import ANSWERED, ASKED, DECIDED, NOT_COUNTED, week
+
+from tests.conftest import FIXED
+from . import contest
+
+CAST = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
+
+
+class Clock:
+    def __init__(self):
+        self.now = FIXED
+
+    def __call__(self):
+        return self.now
+
+    def hours(self, n: float) -> None:
+        self.now += timedelta(hours=n)
+
+
+@pytest.fixture
+def where(monkeypatch, tmp_path) -> Path:
+    contest.install(monkeypatch, tmp_path)
+    return tmp_path / "season"
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def backend(where: Path):
+    return open_backend("xlsx", str(where))
+
+
+def opener(where: Path):
+    return lambda g: open_backend("xlsx", str(where / g.where))
+
+
+def new(where: Path, clock, **settings):
+    season.new_season(backend(where), "Larks", CAST, 7, settings=settings, clock=clock)
+
+
+def step(where: Path, clock):
+    return steps.step(backend(where), opener(where), clock, death_match="duel")
+
+
+def read(where: Path):
+    return season.read(backend(where))
+
+
+def play(where: Path, number: str, scores: dict[str, int], clock) -> None:
+    """The players of game `number` type their scores and its one round is resolved."""
+    g = read(where).game(number)
+    game = backend(where / g.where)
+    for player, score in scores.items():
+        game.book(f"player:{player}").write({"submit": pd.DataFrame([{"score": score}])})
+    engine.resolve(game, early=True, clock=clock)
+
+
+def type_choice(where: Path, number: str, player: str, tab: str, typed: str) -> None:
+    """A player types into their ask tab's choice cell, as a person does in the book."""
+    book = backend(where / read(where).game(number).where).book(f"player:{player}")
+    frame = book.read([tab])[tab].copy()
+    frame.loc[frame.index[0], CHOICE] = typed
+    book.write({tab: frame})
+
+
+def tab(where: Path, number: str, player: str, name: str) -> pd.DataFrame | None:
+    return backend(where / read(where).game(number).where).book(f"player:{player}").read([name]).get(name)
+
+
+@pytest.fixture
+def granted(where, clock):
+    """Game 1 (Grant) played: Ann wins alone, Ed and Fay are the candidates (Fay number 2: lowest
+    last); Ann owes one more Token of Life to Bo, Cy or Di."""
+    new(where, clock)
+    steps.plan(backend(where), [Planned("grant", "games/1"), Planned("contest")])
+    report = step(where, clock)
+    assert [m.game.game for m in report.made] == ["grant"], report
+    play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2}, clock)
+    return where
+
+
+def test_a_decision_the_result_leaves_to_a_player_is_asked_in_their_book_with_the_choices(granted, clock):
+    report = step(granted, clock)
+    asked = tab(granted, "1", "Ann", DECISION_TAB)
+    assert asked is not None and asked.iloc[0]["choices"] == "Bo, Cy, Di"
+    assert "open" in asked.iloc[0]["status"]
+    assert [a.players for a in report.asked] == [("Ann",)]
+    for other in ("Bo", "Ed"):
+        assert tab(granted, "1", other, DECISION_TAB) is None  # asked of Ann alone
+    assert any("Ann to decide one more Token of Life" in w for w in report.waiting), report.waiting
+    again = step(granted, clock)  # nothing typed: nothing more written
+    assert again.asked == [] and again.made == []
+    assert [d.how for d in read(granted).decisions] == [ASKED]
+
+
+def test_a_candidate_as_the_extra_token_is_refused_naming_what_is_allowed_and_archived_as_typed(granted, clock):
+    step(granted, clock)
+    type_choice(granted, "1", "Ann", DECISION_TAB, "Fay")
+    report = step(granted, clock)
+    assert any("'Fay' is not one of the choices; allowed: Bo, Cy, Di" in p for p in report.problems), report.problems
+    rows = read(granted).decisions
+    assert [(d.how, d.typed) for d in rows] == [(ASKED, ""), (NOT_COUNTED, "Fay")]
+    assert read(granted).held("Fay", TOKEN) == 0
+
+
+def test_the_players_choice_is_given_to_the_game_settled_and_then_the_picks_begin(granted, clock):
+    step(granted, clock)
+    type_choice(granted, "1", "Ann", DECISION_TAB, " cy ")
+    report = step(granted, clock)
+    now = read(granted)
+    assert [(d.how, d.choice) for d in now.decisions][:3] == [(ASKED, ""), (ANSWERED, "Cy"), (DECIDED, "Cy")]
+    assert now.held("Cy", TOKEN) == 1  # the game's own result, settled
+    session = open_session(backend(granted / "games/1"))
+    assert session.config["bonus token"] == "Cy"
+    assert "decided: Cy" in tab(granted, "1", "Ann", DECISION_TAB).iloc[0]["status"]
+    # Candidate 1 is Ed (the higher of the two lowest): asked first; Fay waits.
+    pick = tab(granted, "1", "Ed", PICK_TAB)
+    assert pick is not None and pick.iloc[0]["choices"] == "Bo, Di"  # Ann and Cy hold Tokens of Life
+    assert tab(granted, "1", "Fay", PICK_TAB) is None
+    assert [a.key for a in report.asked] == ["pick 1"]
+
+
+def test_each_candidate_sees_the_picks_before_theirs_and_a_picked_player_is_no_longer_available(granted, clock):
+    step(granted, clock)
+    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
+    step(granted, clock)
+    type_choice(granted, "1", "Ed", PICK_TAB, "Di")
+    step(granted, clock)
+    second = tab(granted, "1", "Fay", PICK_TAB).iloc[0]
+    assert second["choices"] == "Bo" and second["picks before yours"] == "Elimination Candidate 1 Ed picked Di"
+
+
+def test_a_protected_player_typed_as_a_pick_is_refused(granted, clock):
+    step(granted, clock)
+    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
+    step(granted, clock)
+    type_choice(granted, "1", "Ed", PICK_TAB, "Ann")
+    report = step(granted, clock)
+    assert any("'Ann' is not one of the choices; allowed: Bo, Di" in p for p in report.problems), report.problems
+    assert week(read(granted)).asks[0].key == "pick 1"
+
+
+def test_nobody_deciding_by_the_deadline_gives_the_seasons_draw_the_same_however_often(granted, clock):
+    step(granted, clock)
+    clock.hours(25)
+    report = step(granted, clock)
+    drawn = [d for d in read(granted).decisions if d.how == DECIDED]
+    assert drawn[0].choice in ("Bo", "Cy", "Di") and "drawn: nobody decided by the deadline" in drawn[0].note
+    assert report.decided[0].choice == drawn[0].choice
+
+
+def test_the_picks_make_the_death_matches_one_after_another_then_the_plans_next_main_match(granted, clock):
+    step(granted, clock)
+    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
+    step(granted, clock)
+    type_choice(granted, "1", "Ed", PICK_TAB, "Di")
+    step(granted, clock)
+    type_choice(granted, "1", "Fay", PICK_TAB, "Bo")
+    report = step(granted, clock)
+    assert [(m.game.game, m.game.players) for m in report.made] == [("duel", ("Ed", "Di"))]
+    assert open_session(backend(granted / "games/2-duel")).config["death match opponent"] == "Di"
+    play(granted, "2", {"Ed": 2, "Di": 5}, clock)
+    report = step(granted, clock)
+    assert [(m.game.game, m.game.players) for m in report.made] == [("duel", ("Fay", "Bo"))]
+    play(granted, "3", {"Fay": 7, "Bo": 5}, clock)
+    report = step(granted, clock)
+    assert [m.game.game for m in report.made] == ["contest"]
+    now = read(granted)
+    assert list(now.eliminated) == ["Ed", "Bo"] and now.game("4").players == ("Ann", "Cy", "Di", "Fay")
+
+
+def test_a_redo_that_changes_the_candidates_asks_the_picks_again_and_a_begun_death_match_is_refused(granted, clock):
+    step(granted, clock)
+    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
+    step(granted, clock)
+    type_choice(granted, "1", "Ed", PICK_TAB, "Di")
+    step(granted, clock)
+    type_choice(granted, "1", "Fay", PICK_TAB, "Bo")
+    step(granted, clock)
+    assert read(granted).game("2").players == ("Ed", "Di")
+    # Bo's score is corrected to 1 and the last round redone: Bo and Fay are the candidates now.
+    game = backend(granted / "games/1")
+    archive = game.book("host").read(["archive"])["archive"]
+    mask = (archive["player"] == "Bo")
+    archive.loc[mask, "score"] = 1
+    game.book("host").write({"archive": archive})
+    engine.resolve(game, redo=True, clock=clock)
+    report = step(granted, clock)
+    now = read(granted)
+    assert len(now.games) == 1, "the Death Match made from the voided picks was dropped before it began"
+    assert any("dropped before it began" in line for line in report.lines)
+    assert week(now).asks[0].key == "pick 1" and week(now).asks[0].players == ("Fay",)
+    # Made again from new picks, begun, then the Main Match redone back: refused, naming what to undo.
+    type_choice(granted, "1", "Fay", PICK_TAB, "Di")
+    step(granted, clock)
+    type_choice(granted, "1", "Bo", PICK_TAB, "Ed")
+    step(granted, clock)
+    assert read(granted).game("2").players == ("Fay", "Di")
+    play(granted, "2", {"Fay": 1}, clock)
+    archive.loc[mask, "score"] = 6
+    game.book("host").write({"archive": archive})
+    engine.resolve(game, redo=True, clock=clock)
+    report = step(granted, clock)
+    assert any("has begun: undo its rounds" in p and "season drop SEASON 2" in p for p in report.problems), report
+    assert read(granted).game("1").settlement.candidates == ("Fay", "Bo")  # held back, as it was
