@@ -13,7 +13,7 @@ while the player may be typing, so nothing they type is overwritten.
 >>> read_answer(tab.assign(**{"your choice": [" di "]}), ask)
 ('Di', ' di ', '')
 >>> read_answer(tab.assign(**{"your choice": ["Bo"]}), ask)[2]
-"tab 'death match pick', cell A2: 'Bo' is not one of the choices: allowed: Ann, Di"
+"tab 'death match pick', cell A2: 'Bo' is not one of the choices; allowed: Ann, Di"
 """
 
 from __future__ import annotations
