@@ -17,7 +17,8 @@ and the game's doc show, every colour that carries meaning kept (`tests/test_doc
 
 With `--season FOLDER` (an offline season, `sheets-host season new`), it draws the season's books
 instead: every tab of the host's season book and of the public one, the `season` tab of the first
-player of the cast in each game's books, and the picture `season post` sends (`season.png`).
+player of the cast in each game's books, every player's `decision` and `death match pick` tab (the
+week's asks), and the picture `season post` sends (`season.png`).
 
     .venv/bin/python scripts/render_books.py --season seasons/s1
 """
@@ -261,6 +262,7 @@ def render_season(folder: Path, out: Path, soffice: str, pdftoppm: str) -> int:
     """Draws every tab of a season's host and public books, the `season` tab of the cast's first
     player in each game of it, and the season's picture into `out`; non-zero when LibreOffice fails."""
     from sheets_host.season import picture
+    from sheets_host.season.asking import DECISION_TAB, PICK_TAB
     from sheets_host.season.books import SEASON_TAB, seen
     from sheets_host.season.tabs import load
 
@@ -273,6 +275,10 @@ def render_season(folder: Path, out: Path, soffice: str, pdftoppm: str) -> int:
             book = folder / game.where / "players" / f"{player}.xlsx"  # a game on Google has none
             if player and book.is_file():
                 copies += split(book, pieces, only=SEASON_TAB, name=f"game-{game.number}-{player}")
+            for book in sorted((folder / game.where / "players").glob("*.xlsx")):  # the week's asks
+                for tab in (DECISION_TAB, PICK_TAB):
+                    if tab in openpyxl.load_workbook(book, read_only=True).sheetnames:
+                        copies += split(book, pieces, only=tab, name=f"game-{game.number}-{book.stem}")
         if draw(copies, pieces, out, soffice, pdftoppm):
             return 1
     (out / "season.png").write_bytes(picture.draw(seen(season)))

@@ -125,6 +125,122 @@ def settled_and_said(season: str, backend: Optional[BackendName], credentials: O
     return not report.problems
 
 
+@app.command("step")
+@friendly
+def step(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Move the season on as far as it can now: settle every game, ask each decision a result leaves
+    to a player in their book, read and count their answers (or the season's default at the
+    deadline), give each decided one to its game, and once the Elimination Candidates' picks are
+    in, make the next Death Match; once the week is over, the plan's next Main Match.
+
+    Run it again at any time (`watch SEASON` runs it on a timer): it does each thing once.
+
+    Example: sheets-host season step seasons/larks
+    """
+    if not stepped_and_said(season, backend, credentials, auth):
+        raise typer.Exit(1)
+
+
+def stepped_and_said(season: str, backend: Optional[BackendName], credentials: Optional[Path], auth: Auth):
+    """`season step`, its lines printed; the report, or None when something could not be read."""
+    from sheets_host.season import steps
+
+    b = open_where(season, backend, credentials, auth)
+    place = steps.new_spreadsheets if b.name == "gsheets" else steps.folder_place
+    report = steps.step(b, _opener(backend, credentials, auth, season), place=place)
+    for line in report.lines:
+        echo(line)
+    for line in report.waiting:
+        echo(f"waiting: {line}")
+    for line in report.host:
+        echo(f"for you: {line}", fg=typer.colors.YELLOW)
+    for problem in report.problems:
+        echo(f"problem: {problem}", fg=typer.colors.RED, err=True)
+    if not (report.lines or report.waiting or report.host or report.problems):
+        echo("nothing to do: no game is open, nothing is asked, and the plan has no next game "
+             "(sheets-host season plan SEASON --add GAME)")
+    return None if report.problems else report
+
+
+@app.command("decide")
+@friendly
+def decide(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+           game: str = typer.Argument(..., metavar="GAME_NO", help="The number of the game that asks it."),
+           key: str = typer.Argument(..., metavar="WHAT", help="What is asked: the game's setting ('extra token of "
+                                     "life') or 'pick N'."),
+           choice: str = typer.Argument(..., metavar="CHOICE"),
+           backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Decide, as the host, what the season asks and nobody decided (under 'when nobody decides' =
+    the host decides); the next step gives it to the game."""
+    from sheets_host.season import steps
+
+    row = steps.decide(open_where(season, backend, credentials, auth), game, key, choice)
+    echo(f"game {row.game}: {row.key} = {row.choice} (the host's decision); next: sheets-host season step {season}")
+
+
+@app.command("plan")
+@friendly
+def plan(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+         add: Optional[str] = typer.Option(None, "--add", metavar="GAME", help="A Main Match to add at the plan's "
+                                           f"end: one of {', '.join(game_names())}."),
+         where: Optional[str] = typer.Option(None, "--where", help="With --add: where its books go (default: "
+                                             "games/N-GAME beside the season; Google: new spreadsheets)."),
+         players: Optional[str] = typer.Option(None, "--players", help="With --add: who plays (default: "
+                                               "everyone still in when it is made)."),
+         red: Optional[str] = typer.Option(None, "--red", help="With --add pyramid-superiority: the Red Meadow."),
+         green: Optional[str] = typer.Option(None, "--green", help="With --add pyramid-superiority: the Green "
+                                             "Meadow's three spectators."),
+         setting: list[str] = typer.Option([], "--set", help="With --add: a game setting, key=value (repeatable)."),
+         drop: list[int] = typer.Option([], "--drop", help="A plan row not made yet, to remove (repeatable)."),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """List the season's plan of Main Matches in order; --add one at its end, --drop one not made.
+
+    `watch SEASON` (and `season step`) makes the plan's next Main Match once the week after the
+    last is over: its decisions made, its Death Matches played.
+
+    Example: sheets-host season plan seasons/larks --add wind-guide-me
+    """
+    from sheets_host.season import commands, steps
+    from sheets_host.season.state import Planned
+
+    def split(text):
+        return tuple(n.strip() for n in (text or "").split(",") if n.strip())
+
+    added = []
+    if add:
+        added.append(Planned(add, where or "", split(players), split(red), split(green),
+                             {k: str(v) for k, v in parse_settings(add, setting).items()}))
+    elif where or players or red or green or setting:
+        raise typer.BadParameter("--where, --players, --red, --green and --set go with --add")
+    b = open_where(season, backend, credentials, auth)
+    after = steps.plan(b, added, drop) if (added or drop) else commands.read(b)
+    made = sum(1 for g in after.games if g.match != "Death Match")
+    if not after.plan:
+        echo("the plan is empty: sheets-host season plan SEASON --add GAME")
+    for k, p in enumerate(after.plan, 1):
+        extra = [f"players {', '.join(p.players)}"] if p.players else []
+        extra += [f"red {', '.join(p.red)}"] if p.red else []
+        extra += [f"green {', '.join(p.green)}"] if p.green else []
+        extra += [f"{key}={value}" for key, value in p.own.items()]
+        echo(f"{k}. {p.game}{' at ' + p.where if p.where else ''}{' (' + '; '.join(extra) + ')' if extra else ''}"
+             f"{' - made' if k <= made else ''}")
+
+
+@app.command("drop")
+@friendly
+def drop(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
+         game: str = typer.Argument(..., metavar="GAME_NO", help="The season's last game, not begun."),
+         backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
+    """Take the season's last game back before it began (its books removed, what its making wrote
+    withdrawn): a Death Match made from picks a redo voided, a game made by mistake."""
+    from sheets_host.season import steps
+
+    after = steps.drop(open_where(season, backend, credentials, auth), game, _opener(backend, credentials, auth,
+                                                                                      season))
+    echo(f"game {game} dropped; the season has {len(after.games)} game(s).")
+
+
 # A negative amount ("-1": a Token of Life used) is an argument, not an unknown option.
 SIGNED = {"ignore_unknown_options": True}
 

@@ -18,6 +18,8 @@ while the player may be typing, so nothing they type is overwritten.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
 from sheets_host.kit import cells
@@ -42,17 +44,19 @@ def ask_frame(ask: Ask, deadline: str, decided: Decision | None = None, typed: s
                   "reads it, and then cannot change")
     else:
         status = f"decided: {decided.choice} ({decided.note})"
-    row = [typed if decided else None, ask.what, ", ".join(ask.choices), deadline, before or ("none" if ask.is_pick
-                                                                                            else None),
-           status, ask.rule, ask.basis]
-    return pd.DataFrame([row], columns=list(COLUMNS), dtype=object)
+    row = dict(zip(COLUMNS, [typed if decided else None, ask.what, ", ".join(ask.choices), deadline, before or "none",
+                             status, ask.rule, ask.basis]))
+    if not ask.is_pick:
+        del row["picks before yours"]
+    return pd.DataFrame([row], dtype=object)
 
 
 def ask_layout(frame: pd.DataFrame, ask: Ask, open_: bool) -> TabLayout:
     """The choice shaded for input with the choices as its dropdown while open; the rest read-only text."""
-    return lay_out(frame, tab=tab_of(ask), choices={CHOICE: ask.choices} if open_ else {},
-                   notes={CHOICE: "type one of the choices", "asked": "which ask this is (the season reads it)"},
-                   input_rows=1 if open_ else 0, clipped=["asked"])
+    layout = lay_out(frame, tab=tab_of(ask), choices={CHOICE: ask.choices} if open_ else {},
+                     notes={CHOICE: "type one of the choices", "asked": "which ask this is (the season reads it)"},
+                     input_rows=1 if open_ else 0, clipped=["asked"])
+    return replace(layout, input_columns=1)
 
 
 def read_answer(frame: pd.DataFrame | None, ask: Ask) -> tuple[str | None, str, str]:

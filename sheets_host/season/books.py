@@ -32,12 +32,13 @@ from sheets_host.backends import Backend, Book
 from sheets_host.games import get_game
 from sheets_host.kit import cells
 from sheets_host.kit.errors import BookError
-from sheets_host.kit.layout import HEADING_FILL, MIN_WIDTH, Palette, TabLayout, lay_out, lay_out_tab, row_height, tint
+from sheets_host.kit.layout import HEADING_FILL, MIN_WIDTH, NEXT_FILL, Palette, TabLayout, lay_out, lay_out_tab, row_height, tint
 from sheets_host.kit.result import (ARTEFACTS, COSMOS, DEATH_MATCH, ELIMINATION, GARNET, GUEST, POWER_OF_LIGHT,
                                     TOKEN)
 from sheets_host.kit.table import Column, TabSchema
 from .ledger import Entry
 from .state import Season, SeasonGame
+from .week import asked_of
 from .tabs import CAST_TAB, DECISIONS_TAB, GAMES_TAB, LEDGER_TAB, PLAN_TAB, SEASON_TAB as HOST_SEASON_TAB
 
 SEASON_TAB = "season"  # each player's tab in each game's books
@@ -213,6 +214,10 @@ def season_tab(season: Season, player: str) -> pd.DataFrame:
     public = season.settings.garnets_public
     rows: list[tuple[str, list[object]]] = [("season", ["season", None, None, season.name]),
                                            ("standing", ["standing", None, None, words])]
+    for ask, deadline in asked_of(season, player):  # the week's asks, first: what they must do now
+        where = "death match pick" if ask.is_pick else "decision"
+        rows.append(("asked", ["asked of you", None, None, f"{ask.what}: type your choice in your '{where}' tab "
+                               f"of game {ask.game}'s book by {deadline}"]))
     for what in (TOKEN, GARNET, COSMOS, *ARTEFACTS):
         seen_by = "everyone sees them"
         if what in ARTEFACTS:
@@ -291,6 +296,8 @@ def season_tab_layout(tab: pd.DataFrame) -> TabLayout:
     for r, kind in enumerate(kinds, 1):
         if kind == "heading":
             fills.update({(r, c): HEADING_FILL for c in range(len(tab.columns))})
+        elif kind == "asked":
+            fills[r, why] = NEXT_FILL
         elif kind == "standing" and (colour := standing_palette([words := tab.iat[r - 1, why]]).colour(words)):
             fills[r, why] = colour
     layout = _read_only(tab, OWN_LEDGER, fills=fills)

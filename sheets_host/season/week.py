@@ -208,3 +208,15 @@ def pending_death_match(season: Season, wk: Week) -> tuple[str, str] | None:
     candidate is still owed one."""
     owed = season.candidates_owed()
     return next(((c, o) for c, o in wk.death_matches if c in owed), None)
+
+
+def asked_of(season: Season, player: str) -> list[tuple[Ask, str]]:
+    """What the season asks of `player` now, each with its deadline (once asked)."""
+    out = []
+    for ask in week(season).asks:
+        if player in ask.players:
+            asked = next((d for d in season.decisions if (d.game, d.key, d.basis, d.how) ==
+                          (ask.game, ask.key, ask.basis, ASKED)), None)
+            if asked is not None:
+                out.append((ask, asked.deadline))
+    return out
