@@ -171,11 +171,16 @@ def decide(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP)
                                      "life') or 'pick N'."),
            choice: str = typer.Argument(..., metavar="CHOICE"),
            backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
-    """Decide, as the host, what the season asks and nobody decided (under 'when nobody decides' =
-    the host decides); the next step gives it to the game."""
+    """Decide, as the host, what the rules leave to the host (Magician's Market's tied candidates'
+    order, Pyramid Superiority's three-way tie) or what nobody decided by the deadline (under 'when
+    nobody decides' = the host decides); the next step gives it to the game.
+
+    Example: sheets-host season decide seasons/larks 1 "elimination candidates" "Ed, Fay, Gus"
+    """
     from sheets_host.season import steps
 
-    row = steps.decide(open_where(season, backend, credentials, auth), game, key, choice)
+    row = steps.decide(open_where(season, backend, credentials, auth), game, key, choice,
+                       _opener(backend, credentials, auth, season))
     echo(f"game {row.game}: {row.key} = {row.choice} (the host's decision); next: sheets-host season step {season}")
 
 

@@ -13,11 +13,38 @@ import json
 
 from sheets_host.backends import Backend
 from sheets_host.kit import cells
-from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.errors import SchemaErrors, SheetsHostError
 from . import commitments
 from .commands import resolve
 from .commit import caught_up
-from .host import AS_GIVEN, GIVEN_BY, Clock, now_utc
+from .host import AS_GIVEN, GIVEN_BY, Clock, now_utc, open_session, read_config
+
+
+def _check(session, config, key: str, value: str) -> None:
+    """Refused, naming the setting and what the game allows, unless the game takes `value` for `key`
+    (never written to stop every command of the game)."""
+    try:
+        parsed = read_config(config, session.game)
+    except SchemaErrors as e:
+        raise SheetsHostError(f"{key} = {value!r}: {e}") from None
+    problems = session.game.check_config(parsed, session.players)
+    if problems:
+        raise SheetsHostError(f"{key} = {value!r}: " + "; ".join(problems))
+
+
+def check_decision(backend: Backend, key: str, value: str) -> None:
+    """Refused, naming what the game allows, unless game's decision `key` may be `value` now."""
+    with backend.hold("give"):
+        session = open_session(backend)
+        config = session.tabs["config"].copy()
+        rows = [i for i, k in config["key"].items() if cells.fold(cells.text(k)) == cells.fold(key)]
+        if key not in session.game.host_decisions or not rows:
+            raise SheetsHostError(f"{session.game.title} has no decision {key!r}")
+        config.at[rows[0], "value"] = value
+        for column in (GIVEN_BY, AS_GIVEN):
+            if column in config.columns:
+                config.at[rows[0], column] = None
+        _check(session, config, key, value)
 
 
 def give_decision(backend: Backend, key: str, value: str, by: str, clock: Clock = now_utc) -> bool:
@@ -42,6 +69,7 @@ def give_decision(backend: Backend, key: str, value: str, by: str, clock: Clock 
         if any(cells.text(config.at[rows[0], c]) != v for c, v in wanted.items()):
             for column, v in wanted.items():
                 config.at[rows[0], column] = v
+            _check(session, config, key, value)
             session.host.write({"config": config})
         last = session.last_resolved["round"]
         held = commitments.current(commitments.read(session.tabs, session.players), last, "host")

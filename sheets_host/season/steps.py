@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from sheets_host.backends import Backend
-from sheets_host.engine.given import give_decision
+from sheets_host.engine.given import check_decision, give_decision
 from sheets_host.engine.host import Clock, now_utc, open_session, parse_time, stamp
 from sheets_host.kit import cells
 from sheets_host.kit.errors import SchemaErrors, SheetsHostError
@@ -33,7 +33,7 @@ from .commands import (NEW_SPREADSHEETS, Made, OpenGame, SettleReport, _deliver_
 from .ledger import BY_SEASON, Entry, net
 from .state import PICKS_BY_HOST, Planned, Season
 from .takes import match_of
-from .week import (ANSWERED, ASKED, DECIDED, NOT_COUNTED, PICK, SEASON_DEFAULT, Ask, Decision, deadline, outcome,
+from .week import (ANSWERED, ASKED, DECIDED, NOT_COUNTED, PICK, SEASON_DEFAULT, VOID, host_words, Ask, Decision, deadline, outcome,
                    pending_death_match, week)
 
 DEATH_MATCH_GAME = "spirit-chain"
@@ -81,7 +81,8 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
         season, opened = _settling(before, open_game, clock, settling)
         report.lines += [f"season: {line}" for line in settling.lines]
         report.problems += settling.problems
-        report.waiting[:] = settling.waiting
+        report.waiting[:] = settling.waiting  # where the season stands: this pass's alone
+        report.host.clear()
         now = clock()
         rows, deliveries = _asking(season, opened, now, report) if not settling.problems else ([], [])
         after = season.with_decisions(rows)
@@ -94,7 +95,7 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
         return False
     moved = after != before
     wk = week(after)
-    report.host[:] = list(wk.host)
+    report.host += [host_words(a) for a in wk.host]
     for d in wk.to_apply:
         g = after.game(d.game)
         try:
@@ -217,6 +218,8 @@ def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock:
     if open_games or wk.picking or wk.host:
         return False
     pair = pending_death_match(season, wk)
+    if pair is not None and pair[1] in season.eliminated:
+        return _void_pick(backend, pair, clock, report)  # picked twice, and eliminated in the first
     if pair is not None:
         made = next_game(backend, death_match, place(season, death_match), _kind(backend), open_game,
                          list(pair), clock=clock)
@@ -237,6 +240,24 @@ def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock:
     return True
 
 
+def _void_pick(backend: Backend, pair: tuple[str, str], clock: Clock, report: StepReport) -> bool:
+    """A pick whose opponent was eliminated before its Death Match (the season lets one player be
+    picked twice) is voided: the candidate picks again."""
+    candidate, opponent = pair
+    with backend.hold("season step"):
+        season = read(backend)
+        pick = next((d for d in reversed(season.decisions) if d.how == DECIDED and d.key.startswith(PICK)
+                     and (d.player, d.choice) == pair), None)
+        if pick is None or any(d.how == VOID and (d.key, d.basis) == (pick.key, pick.basis) for d in season.decisions):
+            return False
+        why = f"{opponent} was eliminated in game {season.eliminated[opponent]}: {candidate} picks again"
+        row = Decision(len(season.decisions) + 1, stamp(clock()), pick.game, pick.key, candidate, VOID, opponent,
+                       note=why, basis=pick.basis)
+        _write(backend, season, season.with_decisions([row]))
+    report.lines.append(f"game {pick.game}: {pick.key} voided: {why}")
+    return True
+
+
 def _kind(backend: Backend) -> str:
     return "gsheets" if backend.name == "gsheets" else "xlsx"
 
@@ -249,19 +270,26 @@ def next_planned(season: Season) -> Planned | None:
 
 # ---- the host's hand ----------------------------------------------------------------------------
 
-def decide(backend: Backend, game: str, key: str, choice: str, clock: Clock = now_utc) -> Decision:
-    """The host's outcome of an ask the season waits on (nobody decided, and the season leaves it to
-    the host); the next step gives it to the game."""
+def decide(backend: Backend, game: str, key: str, choice: str, open_game: OpenGame, clock: Clock = now_utc
+           ) -> Decision:
+    """The host's outcome of an ask the season waits on: a decision the rules leave to the host, or
+    one nobody decided by the deadline (when the season leaves those to the host); the next step
+    gives it to the game."""
     with backend.hold("season decide"):
         season = read(backend)
-        ask = next((a for a in week(season).asks if a.game == game and cells.fold(a.key) == cells.fold(key)), None)
+        wk = week(season)
+        ask = next((a for a in (*wk.asks, *wk.host) if a.game == game and cells.fold(a.key) == cells.fold(key)), None)
         if ask is None:
-            open_ = ", ".join(f"game {a.game} '{a.key}'" for a in week(season).asks) or "none"
+            open_ = ", ".join(f"game {a.game} '{a.key}'" for a in (*wk.asks, *wk.host)) or "none"
             raise SheetsHostError(f"game {game} asks nothing named {key!r} now (open: {open_})")
-        try:
-            chosen = cells.as_choice(choice, ask.choices, "one of the choices")
-        except cells.CellError as e:
-            raise SheetsHostError(f"{ask.what}: {e}") from None
+        if ask in wk.host:  # a game's own decision (an order of tied candidates, too): the game checks it
+            chosen = choice.strip()
+            check_decision(open_game(season.game(game)), ask.key, chosen)
+        else:
+            try:
+                chosen = cells.as_choice(choice, ask.choices, "one of the choices")
+            except cells.CellError as e:
+                raise SheetsHostError(f"{ask.what}: {e}") from None
         row = Decision(len(season.decisions) + 1, stamp(clock()), game, ask.key, HOST, DECIDED, chosen, choice,
                        "the host's decision", ask.basis)
         _write(backend, season, season.with_decisions([row]))

@@ -82,23 +82,36 @@ class Week:
 
     asks: tuple[Ask, ...] = ()
     to_apply: tuple[Decision, ...] = ()
-    host: tuple[str, ...] = ()
+    host: tuple[Ask, ...] = ()  # decisions the rules leave to the host (`season decide`)
     death_matches: tuple[tuple[str, str], ...] = ()
     picking: bool = False  # the last Main Match's picks are not all made
     picks: tuple[tuple[str, str], ...] = ()  # the picks that stand, made so far, in pick order
 
 
-RULES = {  # the rule texts' words for each decision a result leaves to a player
-    "extra token of life": "Magician's Market: \"the player with the most coins may grant one more Token of Life to "
-                           "another player who is not Elimination Candidate.\"",
-    "elimination candidate": "\"If several players tie for the lowest score, the winner(s) decide who becomes the "
-                             "Elimination Candidate.\"",
-    "candidate choice": "The Academy: when the lowest average is still tied and there is a sole winner, \"the sole "
-                        "winner selects the Elimination Candidate.\"",
-    "tie winner": "Pyramid Superiority: when all three tie, the previous Main Match's winner wins.",
-    PICK: "Each Elimination Candidate picks an opponent for the Death Match, never a player protected by a Token of "
-          "Life; the picked player is the Death Match Opponent (who wins Spirit Chain's tie).",
+# The rule texts' words for each decision a result leaves to a player, by game and setting.
+RULES = {
+    ("magicians-market", "extra token of life"):
+        "Magician's Market: \"the player with the most coins may grant one more Token of Life to another player who "
+        "is not Elimination Candidate.\"",
+    ("wind-guide-me", "elimination candidate"):
+        "Wind Guide Me: \"If this score is tied, the winner(s) will determine who becomes the Elimination "
+        "Candidate.\"",
+    ("academy-of-witchcraft-arts", "candidate choice"):
+        "The Academy: \"If this is still a tie and there is a sole winner, the sole winner selects the Elimination "
+        "Candidate.\"",
+    ("pyramid-superiority", "elimination candidate"):
+        "Pyramid Superiority: \"(In case of a tie for all, pseud as the winner will choose the Elimination "
+        "Candidate.)\"",
+    ("pyramid-superiority", "red meadow cosmos"):
+        "Pyramid Superiority: \"they may give 1 cosmos to the finalist of their choice. [...] These extra cosmos "
+        "are optional; the winners may elect not to use them.\"",
+    ("pyramid-superiority", "green meadow cosmos"):
+        "Pyramid Superiority: \"they may give 1 cosmos to the finalist of their choice. [...] These extra cosmos "
+        "are optional; the winners may elect not to use them.\"",
 }
+PICK_RULE = ("The season (as on The Genius): each Elimination Candidate, in pick order, picks an opponent for the "
+             "Death Match, never a player protected by a Token of Life; the picked player is the Death Match "
+             "Opponent, who wins Spirit Chain's tie.")
 
 
 def digest(*parts: object) -> str:
@@ -149,18 +162,24 @@ def week(season: Season) -> Week:
     voided = {d.basis for d in rows if d.how == VOID}
     asks, to_apply, host = [], [], []
     for owed in owed_of(main):
-        if owed.players == (HOST,):
-            host.append(f"game {main.number} ({main.game}): {owed.what}, among {', '.join(owed.choices)}: type it in "
-                        f"the game's config '{owed.setting}', then redo its last round (sheets-host resolve "
-                        f"{main.where} --redo)")
-            continue
-        ask = Ask(main.number, owed.setting, owed.players, owed.what, RULES.get(owed.setting, owed.what),
+        ask = Ask(main.number, owed.setting, owed.players, owed.what, RULES.get((main.game, owed.setting), owed.what),
                   owed.choices, digest(main.number, owed.setting, owed.players, owed.choices))
         done = outcomes.get((ask.key, ask.basis))
-        (to_apply if done else asks).append(done or ask)
+        if done:
+            to_apply.append(done)
+        elif owed.players == (HOST,):
+            host.append(ask)
+        else:
+            asks.append(ask)
     if asks or to_apply or host:
         return Week(tuple(asks), tuple(to_apply), tuple(host), picking=True)
     return _picks(season, main, rows, outcomes, voided)
+
+
+def host_words(ask: Ask) -> str:
+    """What a decision the rules leave to the host asks of them, and how to answer it."""
+    return (f"game {ask.game}: {ask.what}, among {', '.join(ask.choices)}: sheets-host season decide SEASON "
+            f"{ask.game} '{ask.key}' CHOICE")
 
 
 def _picks(season: Season, main: SeasonGame, rows: Sequence[Decision], outcomes: dict, voided: set[str]) -> Week:
@@ -182,7 +201,7 @@ def _picks(season: Season, main: SeasonGame, rows: Sequence[Decision], outcomes:
             continue  # eliminated since, or given a Death Match by hand
         choices = eligible(season, candidates, made)
         ask = Ask(main.number, key, (candidate,), f"your opponent in your Death Match (you are Elimination "
-                  f"Candidate {k})", RULES[PICK], choices, basis, tuple(made))
+                  f"Candidate {k})", PICK_RULE, choices, basis, tuple(made))
         return Week((ask,), picking=True, picks=tuple(made))
     return Week(death_matches=tuple(made), picks=tuple(made))
 

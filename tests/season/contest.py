@@ -20,7 +20,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.game import Fate, Game, HowTo, Outcome, Parsed, Window
 from sheets_host.kit.result import (COSMOS, DEATH_MATCH, ELIMINATION, GARNET, MAIN_MATCH, TOKEN, Change,
-                                    GameResult, Owed)
+                                    HOST, GameResult, Owed)
 from sheets_host.kit.table import Column, TabSchema
 
 SCORE = TabSchema("submit", (Column("score", "int", lo=1, hi=9, doc="1 to 9"),))
@@ -146,8 +146,13 @@ class Grant(Contest):
         may = tuple(p for p in state.players if p not in done.winners and p not in done.candidates)
         if state.opponent in may:
             return replace(done, changes=done.changes + (Change(state.opponent, TOKEN, 1, "granted by the winner"),))
-        owed = (Owed((done.winners[0],), "one more Token of Life", may, "bonus token"),) if may else ()
+        decides = (done.winners[0],) if len(done.winners) == 1 else (HOST,)  # tied winners: the host decides
+        owed = (Owed(decides, "one more Token of Life", may, "bonus token"),) if may else ()
         return replace(done, owed=owed)
+
+    def check_config(self, config, players) -> list[str]:
+        bonus = cells.text(config.get("bonus token") or "")
+        return [f"config 'bonus token': {bonus!r} is not a player"] if bonus and bonus not in players else []
 
 
 GAMES = {g.name: g for g in (Contest(), Duel(), Grant())}

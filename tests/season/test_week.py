@@ -226,3 +226,63 @@ def test_a_redo_that_changes_the_candidates_asks_the_picks_again_and_a_begun_dea
     report = step(granted, clock)
     assert any("has begun: undo its rounds" in p and "season drop SEASON 2" in p for p in report.problems), report
     assert read(granted).game("1").settlement.candidates == ("Fay", "Bo")  # held back, as it was
+
+
+def test_when_the_season_leaves_it_to_the_host_nobody_deciding_waits_for_season_decide(where, clock):
+    new(where, clock, **{"when nobody decides": "the host decides", "decision hours": 2})
+    steps.plan(backend(where), [Planned("grant", "games/1")])
+    step(where, clock)
+    play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2}, clock)
+    step(where, clock)
+    clock.hours(3)
+    report = step(where, clock)
+    assert any("nobody decided one more Token of Life by the deadline: sheets-host season decide SEASON 1 "
+               "'bonus token'" in line for line in report.host), report.host
+    assert not [d for d in read(where).decisions if d.how == DECIDED]
+    with pytest.raises(SheetsHostError, match="'Ed' is not one of the choices; allowed: Bo, Cy, Di"):
+        steps.decide(backend(where), "1", "bonus token", "Ed", opener(where), clock)
+    steps.decide(backend(where), "1", "Bonus Token", "di", opener(where), clock)
+    step(where, clock)
+    assert read(where).held("Di", TOKEN) == 1
+    assert tab(where, "1", "Ed", PICK_TAB) is not None  # the picks begin
+
+
+def test_a_decision_the_rules_leave_to_the_host_is_the_hosts_and_the_game_refuses_a_bad_one(where, clock):
+    new(where, clock)
+    steps.plan(backend(where), [Planned("grant", "games/1")])
+    step(where, clock)
+    play(where, "1", {"Ann": 9, "Bo": 9, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2}, clock)  # Ann and Bo tie
+    report = step(where, clock)
+    assert any("season decide SEASON 1 'bonus token' CHOICE" in line for line in report.host), report.host
+    assert tab(where, "1", "Ann", DECISION_TAB) is None  # nothing asked in a book
+    with pytest.raises(SheetsHostError, match="'Zed' is not a player"):
+        steps.decide(backend(where), "1", "bonus token", "Zed", opener(where), clock)
+    steps.decide(backend(where), "1", "bonus token", "Cy", opener(where), clock)
+    step(where, clock)
+    assert read(where).held("Cy", TOKEN) == 1
+
+
+def test_a_player_picked_twice_and_eliminated_in_the_first_death_match_is_picked_again(where, clock):
+    new(where, clock, **{"one player in two death matches": "yes"})
+    steps.plan(backend(where), [Planned("contest", "games/1")])
+    step(where, clock)
+    play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2}, clock)
+    step(where, clock)
+    type_choice(where, "1", "Ed", PICK_TAB, "Di")
+    step(where, clock)
+    type_choice(where, "1", "Fay", PICK_TAB, "Di")  # allowed: the season lets one player in two
+    step(where, clock)
+    play(where, "2", {"Ed": 8, "Di": 2}, clock)  # Di is eliminated
+    report = step(where, clock)
+    assert any("pick 2 voided: Di was eliminated in game 2: Fay picks again" in line for line in report.lines), report
+    ask = week(read(where)).asks[0]
+    assert ask.players == ("Fay",) and "Di" not in ask.choices
+    assert "open" in tab(where, "1", "Fay", PICK_TAB).iloc[0]["status"]
+
+
+def test_the_players_season_tab_says_what_is_asked_of_them(granted, clock):
+    step(granted, clock)
+    season_tab = tab(granted, "1", "Ann", "season")
+    asked = season_tab[season_tab["what"] == "asked of you"]
+    assert len(asked) == 1 and "type your choice in your 'decision' tab of game 1's book by" in asked.iloc[0]["why"]
+    assert (tab(granted, "1", "Bo", "season")["what"] == "asked of you").sum() == 0
