@@ -76,9 +76,10 @@ def next_(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
           game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
           folder: str = typer.Argument(..., metavar="FOLDER", help="Where the game's books go: a folder (relative "
                                        "to the season's, or absolute); Google: '-' for new spreadsheets."),
-          players: Optional[str] = typer.Option(None, "--players", help="Who plays (default: everyone still in); "
-                                                "a Death Match: the Elimination Candidate and the opponent they "
-                                                "picked; Pyramid Superiority: its Blue Meadow."),
+          players: Optional[str] = typer.Option(None, "--players", help="Who plays (default: everyone still in; "
+                                                "a Death Match: the next the picks made); a Death Match: the "
+                                                "Elimination Candidate and the opponent they picked; Pyramid "
+                                                "Superiority: its Blue Meadow."),
           red: Optional[str] = typer.Option(None, "--red", help="Pyramid Superiority: the Red Meadow's three "
                                             "eliminated players (default: the three eliminated last)."),
           green: Optional[str] = typer.Option(None, "--green", help="Pyramid Superiority: the Green Meadow's three "

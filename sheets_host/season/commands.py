@@ -29,6 +29,7 @@ from .ledger import BY_HOST, BY_SEASON, Entry, settled
 from .state import Season, SeasonGame, Settlement, result_changes
 from .tabs import DECISIONS_TAB, DEFAULTS, PLAN_TAB, SETTINGS, host_tabs, ledger_frame, load, read_settings
 from .takes import expiring, making, match_of
+from .week import host_words, pending_death_match, week
 
 BOOKS = "books"  # role -> book: where the season's public book is (Google: its spreadsheet)
 NEW_SPREADSHEETS = "-"  # `season next`'s FOLDER on Google: the game's books are new spreadsheets
@@ -156,6 +157,8 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
             if open_games:
                 raise SheetsHostError(f"game {open_games[-1].number} ({open_games[-1].game}, {open_games[-1].where}) is "
                                       "not over: play it to its end first")
+            if match_of(game) == DEATH_MATCH and not players:
+                players = _picked(season)
             plan = making(season, game, players, red, green)
             ours = sorted(k for k in (settings or {}) if k.casefold() in {g.casefold() for g in plan.given})
             if ours:
@@ -187,6 +190,19 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
             session = _made(open_game(made), season, made, clock)
         books.deliver_season_tabs(session.backend, season, made)
         return Made(season, made, session.game.title, session.backend.refs())
+
+
+def _picked(season: Season) -> tuple[str, str]:
+    """The next Death Match the picks made (candidate, opponent); refused, saying what the week
+    waits for, before the picks are in."""
+    wk = week(season)
+    pair = pending_death_match(season, wk)
+    if pair is not None and not wk.picking:
+        return pair
+    waits = "; ".join([f"{' and '.join(a.players)} to decide {a.what}" for a in wk.asks]
+                      + [host_words(a) for a in wk.host]) or "no Elimination Candidate is owed a Death Match"
+    raise SheetsHostError(f"--players: no Death Match is picked yet ({waits}): run sheets-host season step, or "
+                          "name the two with --players")
 
 
 def _made(game_backend: Backend, season: Season, made: SeasonGame, clock: Clock):

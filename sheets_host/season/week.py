@@ -200,8 +200,8 @@ def _picks(season: Season, main: SeasonGame, rows: Sequence[Decision], outcomes:
         if candidate not in season.candidates_owed():
             continue  # eliminated since, or given a Death Match by hand
         choices = eligible(season, candidates, made)
-        ask = Ask(main.number, key, (candidate,), f"your opponent in your Death Match (you are Elimination "
-                  f"Candidate {k})", PICK_RULE, choices, basis, tuple(made))
+        ask = Ask(main.number, key, (candidate,), f"the Death Match Opponent of Elimination Candidate {k}", PICK_RULE,
+                  choices, basis, tuple(made))
         return Week((ask,), picking=True, picks=tuple(made))
     return Week(death_matches=tuple(made), picks=tuple(made))
 

@@ -286,3 +286,16 @@ def test_the_players_season_tab_says_what_is_asked_of_them(granted, clock):
     asked = season_tab[season_tab["what"] == "asked of you"]
     assert len(asked) == 1 and "type your choice in your 'decision' tab of game 1's book by" in asked.iloc[0]["why"]
     assert (tab(granted, "1", "Bo", "season")["what"] == "asked of you").sum() == 0
+
+
+def test_season_next_makes_the_death_match_the_picks_made_and_before_them_says_what_it_waits_for(granted, clock):
+    step(granted, clock)
+    with pytest.raises(SheetsHostError, match="no Death Match is picked yet \\(Ann to decide one more Token of Life\\)"):
+        season.next_game(backend(granted), "duel", "games/2", "xlsx", opener(granted), clock=clock)
+    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
+    step(granted, clock)
+    type_choice(granted, "1", "Ed", PICK_TAB, "Di")
+    step(granted, clock)
+    steps.decide(backend(granted), "1", "pick 2", "Bo", opener(granted), clock)  # the host's hand: no step since
+    made = season.next_game(backend(granted), "duel", "games/2", "xlsx", opener(granted), clock=clock)
+    assert made.game.players == ("Ed", "Di") and made.game.given == {"death match opponent": "Di"}
