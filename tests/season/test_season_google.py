@@ -24,15 +24,18 @@ def fake(monkeypatch, tmp_path) -> FakeGoogle:
     return FakeGoogle()
 
 
-def test_a_season_on_google_is_made_played_and_settled_from_its_host_book_alone(fake):
+def new_season(fake: FakeGoogle, cast):
+    """A season made on the fake: (how to open its host book again, how to open a game of it)."""
     made, _ = fake_backend(fake=fake)
-    season.new_season(made, "Larks", CAST, 7, clock=fixed_clock)
+    season.new_season(made, "Larks", cast, 7, clock=fixed_clock)
     host = made.book("host").id
-    opener = lambda g: fake_backend(g.where if g.where != "-" else "", fake=fake)[0]  # noqa: E731
+    return (lambda: fake_backend(host, fake=fake)[0]), (lambda g: fake_backend(g.where if g.where != "-" else "",
+                                                                               fake=fake)[0])
 
-    def at_host():
-        return fake_backend(host, fake=fake)[0]
 
+def test_a_season_on_google_is_made_played_and_settled_from_its_host_book_alone(fake):
+    at_host, opener = new_season(fake, CAST)
+    host = at_host().book("host").id
     fake.requests.clear()
     game = season.next_game(at_host(), "contest", "-", "gsheets", opener, clock=fixed_clock).game
     assert fake.count(host) == 2  # the lease taken with the read, one write: the game recorded with its place
@@ -61,13 +64,8 @@ def test_the_week_on_google_asks_in_the_players_spreadsheet_and_makes_the_death_
     from sheets_host.season.state import Planned
 
     cast = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
-    made, _ = fake_backend(fake=fake)
-    season.new_season(made, "Larks", cast, 7, clock=fixed_clock)
-    host = made.book("host").id
-    opener = lambda g: fake_backend(g.where if g.where != "-" else "", fake=fake)[0]  # noqa: E731
-
-    def at_host():
-        return fake_backend(host, fake=fake)[0]
+    at_host, opener = new_season(fake, cast)
+    host = at_host().book("host").id
 
     def step():
         return steps.step(at_host(), opener, fixed_clock, place=steps.new_spreadsheets, death_match="duel")

@@ -90,6 +90,15 @@ def tab(where: Path, number: str, player: str, name: str) -> pd.DataFrame | None
     return backend(where / read(where).game(number).where).book(f"player:{player}").read([name]).get(name)
 
 
+def answered(where: Path, clock, *answers: tuple[str, str, str]):
+    """A step, then each (player, tab, typed) of game 1 typed and a step after it: the last step's report."""
+    report = step(where, clock)
+    for player, name, typed in answers:
+        type_choice(where, "1", player, name, typed)
+        report = step(where, clock)
+    return report
+
+
 @pytest.fixture
 def granted(where, clock):
     """Game 1 (Grant) played: Ann wins alone, Ed and Fay are the candidates (Fay number 2: lowest
@@ -117,9 +126,7 @@ def test_a_decision_the_result_leaves_to_a_player_is_asked_in_their_book_with_th
 
 
 def test_a_candidate_as_the_extra_token_is_refused_naming_what_is_allowed_and_archived_as_typed(granted, clock):
-    step(granted, clock)
-    type_choice(granted, "1", "Ann", DECISION_TAB, "Fay")
-    report = step(granted, clock)
+    report = answered(granted, clock, ("Ann", DECISION_TAB, "Fay"))
     assert any("'Fay' is not one of the choices; allowed: Bo, Cy, Di" in p for p in report.problems), report.problems
     rows = read(granted).decisions
     assert [(d.how, d.typed) for d in rows] == [(ASKED, ""), (NOT_COUNTED, "Fay")]
@@ -127,9 +134,7 @@ def test_a_candidate_as_the_extra_token_is_refused_naming_what_is_allowed_and_ar
 
 
 def test_the_players_choice_is_given_to_the_game_settled_and_then_the_picks_begin(granted, clock):
-    step(granted, clock)
-    type_choice(granted, "1", "Ann", DECISION_TAB, " cy ")
-    report = step(granted, clock)
+    report = answered(granted, clock, ("Ann", DECISION_TAB, " cy "))
     now = read(granted)
     assert [(d.how, d.choice) for d in now.decisions][:3] == [(ASKED, ""), (ANSWERED, "Cy"), (DECIDED, "Cy")]
     assert now.held("Cy", TOKEN) == 1  # the game's own result, settled
@@ -144,21 +149,13 @@ def test_the_players_choice_is_given_to_the_game_settled_and_then_the_picks_begi
 
 
 def test_each_candidate_sees_the_picks_before_theirs_and_a_picked_player_is_no_longer_available(granted, clock):
-    step(granted, clock)
-    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
-    step(granted, clock)
-    type_choice(granted, "1", "Ed", PICK_TAB, "Di")
-    step(granted, clock)
+    answered(granted, clock, ("Ann", DECISION_TAB, "Cy"), ("Ed", PICK_TAB, "Di"))
     second = tab(granted, "1", "Fay", PICK_TAB).iloc[0]
     assert second["choices"] == "Bo" and second["picks before yours"] == "Elimination Candidate 1 Ed picked Di"
 
 
 def test_a_protected_player_typed_as_a_pick_is_refused(granted, clock):
-    step(granted, clock)
-    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
-    step(granted, clock)
-    type_choice(granted, "1", "Ed", PICK_TAB, "Ann")
-    report = step(granted, clock)
+    report = answered(granted, clock, ("Ann", DECISION_TAB, "Cy"), ("Ed", PICK_TAB, "Ann"))
     assert any("'Ann' is not one of the choices; allowed: Bo, Di" in p for p in report.problems), report.problems
     assert week(read(granted)).asks[0].key == "pick 1"
 
@@ -173,13 +170,7 @@ def test_nobody_deciding_by_the_deadline_gives_the_seasons_draw_the_same_however
 
 
 def test_the_picks_make_the_death_matches_one_after_another_then_the_plans_next_main_match(granted, clock):
-    step(granted, clock)
-    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
-    step(granted, clock)
-    type_choice(granted, "1", "Ed", PICK_TAB, "Di")
-    step(granted, clock)
-    type_choice(granted, "1", "Fay", PICK_TAB, "Bo")
-    report = step(granted, clock)
+    report = answered(granted, clock, ("Ann", DECISION_TAB, "Cy"), ("Ed", PICK_TAB, "Di"), ("Fay", PICK_TAB, "Bo"))
     assert [(m.game.game, m.game.players) for m in report.made] == [("duel", ("Ed", "Di"))]
     assert open_session(backend(granted / "games/2-duel")).config["death match opponent"] == "Di"
     play(granted, "2", {"Ed": 2, "Di": 5}, clock)
@@ -193,13 +184,7 @@ def test_the_picks_make_the_death_matches_one_after_another_then_the_plans_next_
 
 
 def test_a_redo_that_changes_the_candidates_asks_the_picks_again_and_a_begun_death_match_is_refused(granted, clock):
-    step(granted, clock)
-    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
-    step(granted, clock)
-    type_choice(granted, "1", "Ed", PICK_TAB, "Di")
-    step(granted, clock)
-    type_choice(granted, "1", "Fay", PICK_TAB, "Bo")
-    step(granted, clock)
+    answered(granted, clock, ("Ann", DECISION_TAB, "Cy"), ("Ed", PICK_TAB, "Di"), ("Fay", PICK_TAB, "Bo"))
     assert read(granted).game("2").players == ("Ed", "Di")
     # Bo's score is corrected to 1 and the last round redone: Bo and Fay are the candidates now.
     game = backend(granted / "games/1")
@@ -214,10 +199,7 @@ def test_a_redo_that_changes_the_candidates_asks_the_picks_again_and_a_begun_dea
     assert any("dropped before it began" in line for line in report.lines)
     assert week(now).asks[0].key == "pick 1" and week(now).asks[0].players == ("Fay",)
     # Made again from new picks, begun, then the Main Match redone back: refused, naming what to undo.
-    type_choice(granted, "1", "Fay", PICK_TAB, "Di")
-    step(granted, clock)
-    type_choice(granted, "1", "Bo", PICK_TAB, "Ed")
-    step(granted, clock)
+    answered(granted, clock, ("Fay", PICK_TAB, "Di"), ("Bo", PICK_TAB, "Ed"))
     assert read(granted).game("2").players == ("Fay", "Di")
     play(granted, "2", {"Fay": 1}, clock)
     archive.loc[mask, "score"] = 6
@@ -267,11 +249,7 @@ def test_a_player_picked_twice_and_eliminated_in_the_first_death_match_is_picked
     steps.plan(backend(where), [Planned("contest", "games/1")])
     step(where, clock)
     play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2}, clock)
-    step(where, clock)
-    type_choice(where, "1", "Ed", PICK_TAB, "Di")
-    step(where, clock)
-    type_choice(where, "1", "Fay", PICK_TAB, "Di")  # allowed: the season lets one player in two
-    step(where, clock)
+    answered(where, clock, ("Ed", PICK_TAB, "Di"), ("Fay", PICK_TAB, "Di"))  # the season lets one player in two
     play(where, "2", {"Ed": 8, "Di": 2}, clock)  # Di is eliminated
     report = step(where, clock)
     assert any("pick 2 voided: Di was eliminated in game 2: Fay picks again" in line for line in report.lines), report
@@ -292,10 +270,7 @@ def test_season_next_makes_the_death_match_the_picks_made_and_before_them_says_w
     step(granted, clock)
     with pytest.raises(SheetsHostError, match="no Death Match is picked yet \\(Ann to decide one more Token of Life\\)"):
         season.next_game(backend(granted), "duel", "games/2", "xlsx", opener(granted), clock=clock)
-    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
-    step(granted, clock)
-    type_choice(granted, "1", "Ed", PICK_TAB, "Di")
-    step(granted, clock)
+    answered(granted, clock, ("Ann", DECISION_TAB, "Cy"), ("Ed", PICK_TAB, "Di"))
     steps.decide(backend(granted), "1", "pick 2", "Bo", opener(granted), clock)  # the host's hand: no step since
     made = season.next_game(backend(granted), "duel", "games/2", "xlsx", opener(granted), clock=clock)
     assert made.game.players == ("Ed", "Di") and made.game.given == {"death match opponent": "Di"}
