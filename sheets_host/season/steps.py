@@ -220,24 +220,35 @@ def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock:
     pair = pending_death_match(season, wk)
     if pair is not None and pair[1] in season.eliminated:
         return _void_pick(backend, pair, clock, report)  # picked twice, and eliminated in the first
-    if pair is not None:
-        made = next_game(backend, death_match, place(season, death_match), _kind(backend), open_game,
-                         list(pair), clock=clock)
-    else:
-        if season.candidates_owed():
-            report.host.append(f"Elimination Candidate(s) {', '.join(season.candidates_owed())} owed a Death Match "
-                               "the picks did not make: sheets-host season next SEASON spirit-chain FOLDER --players "
-                               "CANDIDATE,OPPONENT")
-            return False
-        planned = next_planned(season)
-        if planned is None:
-            return False
-        made = next_game(backend, planned.game, planned.where or place(season, planned.game), _kind(backend),
-                         open_game, planned.players, planned.red, planned.green, clock=clock, settings=planned.own)
+    try:
+        made = _made_next(backend, season, pair, open_game, clock, place, report, death_match)
+    except (SheetsHostError, SchemaErrors) as e:
+        report.problems.append(f"the next game could not be made: {e}")
+        return False
+    if made is None:
+        return False
     report.made.append(made)
     report.lines.append(f"game {made.game.number}: {made.title} ({made.game.match}) made for "
                         f"{', '.join(made.game.players)} at {made.game.where}")
     return True
+
+
+def _made_next(backend: Backend, season: Season, pair, open_game: OpenGame, clock: Clock, place: Place,
+               report: StepReport, death_match: str) -> Made | None:
+    """The Death Match `pair` made, else the plan's next Main Match (None: nothing to make)."""
+    if pair is not None:
+        return next_game(backend, death_match, place(season, death_match), _kind(backend), open_game, list(pair),
+                         clock=clock)
+    if season.candidates_owed():
+        report.host.append(f"Elimination Candidate(s) {', '.join(season.candidates_owed())} owed a Death Match the "
+                           "picks did not make: sheets-host season next SEASON spirit-chain FOLDER --players "
+                           "CANDIDATE,OPPONENT")
+        return None
+    planned = next_planned(season)
+    if planned is None:
+        return None
+    return next_game(backend, planned.game, planned.where or place(season, planned.game), _kind(backend), open_game,
+                     planned.players, planned.red, planned.green, clock=clock, settings=planned.own)
 
 
 def _void_pick(backend: Backend, pair: tuple[str, str], clock: Clock, report: StepReport) -> bool:

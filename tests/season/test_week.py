@@ -274,3 +274,24 @@ def test_season_next_makes_the_death_match_the_picks_made_and_before_them_says_w
     steps.decide(backend(granted), "1", "pick 2", "Bo", opener(granted), clock)  # the host's hand: no step since
     made = season.next_game(backend(granted), "duel", "games/2", "xlsx", opener(granted), clock=clock)
     assert made.game.players == ("Ed", "Di") and made.game.given == {"death match opponent": "Di"}
+
+
+def test_when_every_player_a_candidate_could_pick_holds_a_token_the_pick_and_its_death_match_stand(where, clock):
+    """Regression: Magician's Market of seven gives four Tokens of Life and three candidates, so every
+    player a candidate could pick is protected; the week let the pick stand (its ruling) but making
+    the Death Match refused it, and the step crashed."""
+    new(where, clock)
+    steps.plan(backend(where), [Planned("contest", "games/1")])
+    step(where, clock)
+    play(where, "1", {"Ann": 9, "Bo": 9, "Cy": 9, "Di": 9, "Ed": 3, "Fay": 2}, clock)  # four winners, two candidates
+    report = answered(where, clock, ("Ed", PICK_TAB, "Ann"), ("Fay", PICK_TAB, "Bo"))
+    assert not report.problems, report.problems
+    assert [(m.game.game, m.game.players) for m in report.made] == [("duel", ("Ed", "Ann"))]
+
+
+def test_a_game_the_step_cannot_make_is_a_problem_named_never_a_crash(where, clock):
+    new(where, clock)
+    steps.plan(backend(where), [Planned("contest", "games/taken")])
+    season.new_season(backend(where / "games/taken"), "Other", ["Xi", "Yo"], 1, clock=clock)  # something else is there
+    report = step(where, clock)
+    assert report.made == [] and any("the next game could not be made" in p for p in report.problems), report
