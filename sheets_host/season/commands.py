@@ -25,7 +25,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.errors import SchemaErrors, SheetsHostError
 from sheets_host.kit.result import DEATH_MATCH, GARNET, MAIN_MATCH, THINGS, TOKEN, Change
 from . import books
-from .ledger import BY_HOST, BY_SEASON, Entry, settled
+from .ledger import BY_HOST, BY_SEASON, Entry, net, settled
 from .state import Season, SeasonGame, Settlement, result_changes
 from .tabs import DECISIONS_TAB, DEFAULTS, PLAN_TAB, SETTINGS, host_tabs, ledger_frame, load, read_settings
 from .takes import expiring, making, match_of
@@ -184,12 +184,27 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
             _deliver_changed(read_now, season, opened, report)
             season = after
             if where != NEW_SPREADSHEETS:
-                session = _made(open_game(made), season, made, clock)
+                try:
+                    session = _made(open_game(made), season, made, clock)
+                except (SheetsHostError, SchemaErrors):
+                    _write(backend, season, unrecorded(season, made.number, clock, "its making was refused"))
+                    raise
         else:
             made = again
             session = _made(open_game(made), season, made, clock)
         books.deliver_season_tabs(session.backend, season, made)
         return Made(season, made, session.game.title, session.backend.refs())
+
+
+def unrecorded(season: Season, number: str, clock: Clock, why: str) -> Season:
+    """The season without its last game `number` (never begun): the game's row gone, what its
+    making wrote to the ledger withdrawn by rows that say why."""
+    when, first = stamp(clock()), len(season.entries)
+    rows = [e for e in season.entries if e.game == number and e.corrects is None and net(season.entries, e.number)]
+    back = [Entry(first + i, when, number, "dropped", e.player, e.what, -net(season.entries, e.number),
+                  f"withdrawn: game {number} was dropped before it began ({why})", BY_SEASON, e.number)
+            for i, e in enumerate(rows, 1)]
+    return season.with_games([g for g in season.games if g.number != number]).with_entries(back)
 
 
 def _picked(season: Season) -> tuple[str, str]:

@@ -29,8 +29,7 @@ from sheets_host.kit.result import DEATH_MATCH, HOST
 from . import books
 from .asking import ask_frame, ask_layout, read_answer, stands, tab_of
 from .commands import (NEW_SPREADSHEETS, Made, OpenGame, SettleReport, _deliver_changed, _settling, _write, next_game,
-                       read)
-from .ledger import BY_SEASON, Entry, net
+                       read, unrecorded)
 from .state import PICKS_BY_HOST, Planned, Season
 from .takes import match_of
 from .week import (ANSWERED, ASKED, DECIDED, NOT_COUNTED, PICK, SEASON_DEFAULT, VOID, host_words, Ask, Decision, deadline, outcome,
@@ -345,12 +344,7 @@ def drop(backend: Backend, number: str, open_game: OpenGame, clock: Clock = now_
         if begun:
             raise SheetsHostError(f"game {number} has begun: undo its rounds first (sheets-host undo {g.where}, until "
                                   "round 1 is open)")
-        when, first = stamp(clock()), len(season.entries)
-        rows = [e for e in season.entries if e.game == number and e.corrects is None and net(season.entries, e.number)]
-        back = [Entry(first + i, when, number, "dropped", e.player, e.what, -net(season.entries, e.number),
-                      f"withdrawn: game {number} was dropped before it began", BY_SEASON, e.number)
-                for i, e in enumerate(rows, 1)]
-        after = season.with_games(season.games[:-1]).with_entries(back)
+        after = unrecorded(season, number, clock, "season drop")
         _write(backend, season, after)
     with game_backend.hold("season drop"):
         game_backend.discard()

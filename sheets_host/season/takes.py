@@ -53,7 +53,19 @@ def _in(season: Season, names: Sequence[str], what: str) -> tuple[str, ...]:
 def making(season: Season, game: str, players: Sequence[str] = (), red: Sequence[str] = (),
            green: Sequence[str] = ()) -> Making:
     """The game `game` made from `season` now; `players` as the host names them (blank: everyone
-    still in). Refused, naming the player and the ledger's reason, where the season forbids it."""
+    still in). Refused, naming the player and the ledger's reason, where the season forbids it, and
+    when the game does not take that many players."""
+    made = _making(season, game, players, red, green)
+    rules = get_game(game)
+    if not rules.min_players <= len(made.players) <= rules.max_players:
+        span = (f"{rules.min_players}" if rules.min_players == rules.max_players
+                else f"{rules.min_players} to {rules.max_players}")
+        raise SheetsHostError(f"{rules.title} takes {span} players; the season would give it {len(made.players)}: "
+                              f"{', '.join(made.players)} (name them with --players, or plan another game)")
+    return made
+
+
+def _making(season: Season, game: str, players: Sequence[str], red: Sequence[str], green: Sequence[str]) -> Making:
     number = season.next_number()
     by = f"season '{season.name}', before game {number}"
     chosen = _in(season, players, "--players") if players else season.still_in

@@ -295,3 +295,17 @@ def test_a_game_the_step_cannot_make_is_a_problem_named_never_a_crash(where, clo
     season.new_season(backend(where / "games/taken"), "Other", ["Xi", "Yo"], 1, clock=clock)  # something else is there
     report = step(where, clock)
     assert report.made == [] and any("the next game could not be made" in p for p in report.problems), report
+
+
+def test_a_game_that_cannot_take_the_players_left_is_refused_before_the_season_records_it(where, clock):
+    """Regression: the plan's next game (Wind Guide Me takes seven) was recorded, then refused by the
+    game: the season held a game that was never made, and every later command stopped on it."""
+    new(where, clock)
+    with pytest.raises(SheetsHostError, match="Contest takes 3 to 20 players; the season would give it 2: Ann, Bo"):
+        season.next_game(backend(where), "contest", "games/1", "xlsx", opener(where), ["Ann", "Bo"], clock=clock)
+    with pytest.raises(SheetsHostError, match="unknown setting 'colour'"):  # refused by the game: unrecorded
+        season.next_game(backend(where), "contest", "games/1", "xlsx", opener(where), clock=clock,
+                         settings={"colour": "red"})
+    assert read(where).games == ()
+    made = season.next_game(backend(where), "contest", "games/1", "xlsx", opener(where), clock=clock)
+    assert made.game.number == "1"
