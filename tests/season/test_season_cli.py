@@ -93,3 +93,31 @@ def test_season_next_takes_the_hosts_own_settings_but_never_one_the_season_gives
     assert dict(zip(config["key"], config["value"]))["round hours"] == 24
     assert season.read(open_backend("xlsx", "larks")).games[0].own == {"round hours": "24",
                                                                        "first deadline": "2026-12-01 18:00"}
+
+
+def test_the_week_from_the_command_line_plan_step_decide_and_drop(monkeypatch, tmp_path):
+    contest.install(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    said("season", "new", "larks", "--cast", "Ann,Bo,Cy,Di,Ed", "--seed", "3")
+    code, text = said("season", "step", "larks")
+    assert code == 0 and "nothing to do" in text and "season plan SEASON --add GAME" in text
+    code, text = said("season", "plan", "larks", "--add", "grant", "--where", "games/1")
+    assert code == 0 and text == "1. grant at games/1"
+    code, text = said("season", "plan", "larks", "--add", "duel")
+    assert code == 2 and "the plan is of Main Matches; Death Matches come from the picks" in text
+    code, text = said("season", "step", "larks")
+    assert code == 0 and "game 1: Grant (Main Match) made for Ann, Bo, Cy, Di, Ed at games/1" in text
+    code, text = said("season", "plan", "larks", "--drop", "1")
+    assert code == 2 and "plan row 1 (grant) is made already" in text
+    game = open_backend("xlsx", "larks/games/1")
+    for player, score in zip(("Ann", "Bo", "Cy", "Di", "Ed"), (9, 6, 5, 3, 2)):
+        game.book(f"player:{player}").write({"submit": pd.DataFrame([{"score": score}])})
+    engine.resolve(game, early=True)
+    code, text = said("season", "step", "larks")
+    assert code == 0 and "waiting: game 1: Ann to decide one more Token of Life by" in text
+    code, text = said("season", "decide", "larks", "1", "bonus token", "Di")
+    assert code == 2 and "'Di' is not one of the choices; allowed: Bo, Cy" in text
+    code, text = said("season", "decide", "larks", "1", "bonus token", "bo")
+    assert code == 0 and "game 1: bonus token = Bo (the host's decision)" in text
+    code, text = said("season", "drop", "larks", "1")
+    assert code == 2 and "game 1 has begun: undo its rounds first" in text
