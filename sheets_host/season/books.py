@@ -38,7 +38,7 @@ from sheets_host.kit.result import (ARTEFACTS, COSMOS, DEATH_MATCH, ELIMINATION,
 from sheets_host.kit.table import Column, TabSchema
 from .ledger import Entry
 from .state import Season, SeasonGame
-from .week import asked_of
+from .week import ASKED, DECIDED, VOID, asked_of
 from .tabs import CAST_TAB, DECISIONS_TAB, GAMES_TAB, LEDGER_TAB, PLAN_TAB, SEASON_TAB as HOST_SEASON_TAB
 
 SEASON_TAB = "season"  # each player's tab in each game's books
@@ -175,6 +175,12 @@ PUBLIC_LEDGER = TabSchema("ledger", (
     Column("why"), Column("corrects", "int", doc="the row of this ledger a correction corrects")),
     "Every public change (Tokens of Life, cosmos, eliminations, guests; garnets when public), never edited: a "
     "correction is a row of its own.")
+PUBLIC_WEEK = TabSchema("week", (
+    Column("game", "int", doc="the game whose result asks it"), Column("asked of"), Column("what"),
+    Column("asked at"), Column("deadline"), Column("outcome", doc="what was decided, and by whom (a draw of the "
+                                                                  "season's when nobody decided)")),
+    "Each decision the week between games asks, and each Death Match pick, in order: who decides what by when, and "
+    "what was decided. What anyone typed is not shown.")
 OWN_LEDGER = TabSchema(SEASON_TAB, (
     Column("what"), Column("held", "int", doc="what you hold now: the sum of your changes below"),
     Column("change", "int", doc="+ earned or given, - spent, used or taken away"),
@@ -204,7 +210,24 @@ def public_tabs(season: Season) -> dict[str, pd.DataFrame]:
                            ", ".join(g.winners) if g.over else UNDER_WAY, ", ".join(g.candidates), ", ".join(g.left)]
                           for g in view.games], columns=PUBLIC_GAMES.header, dtype=object)
     things = public_things(season)
-    return {"cast": cast, "games": games, "ledger": _ledger([e for e in season.entries if e.what in things])}
+    return {"cast": cast, "games": games, "ledger": _ledger([e for e in season.entries if e.what in things]),
+            "week": week_frame(season)}
+
+
+def week_frame(season: Season) -> pd.DataFrame:
+    """The week's asks as everyone may see them: who decides what by when, and each outcome (the
+    rule texts make each public: Tokens of Life, candidates, picks, cosmos); never an answer typed."""
+    rows, outcomes = [], {(d.game, d.key, d.basis): d for d in season.decisions if d.how == DECIDED}
+    voided = {(d.game, d.key, d.basis): d for d in season.decisions if d.how == VOID}
+    for d in season.decisions:
+        if d.how != ASKED:
+            continue
+        done, void = outcomes.get((d.game, d.key, d.basis)), voided.get((d.game, d.key, d.basis))
+        outcome = (f"{done.choice} ({done.note})" if done else "open")
+        if void:
+            outcome += f"; voided: {void.note}"
+        rows.append([int(d.game), d.player, d.note, d.when, d.deadline, outcome])
+    return pd.DataFrame(rows, columns=PUBLIC_WEEK.header, dtype=object)
 
 
 def season_tab(season: Season, player: str) -> pd.DataFrame:
@@ -283,7 +306,7 @@ def _read_only(frame: pd.DataFrame, schema: TabSchema, palettes: Sequence[Palett
 
 
 def public_layouts(tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabLayout]:
-    schemas = {s.name: s for s in (PUBLIC_CAST, PUBLIC_GAMES, PUBLIC_LEDGER)}
+    schemas = {s.name: s for s in (PUBLIC_CAST, PUBLIC_GAMES, PUBLIC_LEDGER, PUBLIC_WEEK)}
     return {name: _read_only(frame, schemas[name], [standing_palette(frame.get("standing", ()))])
             for name, frame in tabs.items()}
 
@@ -342,7 +365,7 @@ def deliver_public(backend: Backend, season: Season) -> None:
 
 def write_public(book: Book, season: Season) -> None:
     tabs = public_tabs(season)
-    book.write(tabs, layouts=public_layouts(tabs), first=["cast", "games", "ledger"])
+    book.write(tabs, layouts=public_layouts(tabs), first=["cast", "games", "ledger", "week"])
 
 
 def deliver_season_tabs(game_backend: Backend, season: Season, game: SeasonGame) -> None:

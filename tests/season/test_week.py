@@ -131,6 +131,8 @@ def test_a_candidate_as_the_extra_token_is_refused_naming_what_is_allowed_and_ar
     rows = read(granted).decisions
     assert [(d.how, d.typed) for d in rows] == [(ASKED, ""), (NOT_COUNTED, "Fay")]
     assert read(granted).held("Fay", TOKEN) == 0
+    public = backend(granted).book("public").read(["week"])["week"]  # what Ann typed is hers and the host's
+    assert public[["asked of", "what", "outcome"]].values.tolist() == [["Ann", "one more Token of Life", "open"]]
 
 
 def test_the_players_choice_is_given_to_the_game_settled_and_then_the_picks_begin(granted, clock):
@@ -152,6 +154,8 @@ def test_each_candidate_sees_the_picks_before_theirs_and_a_picked_player_is_no_l
     answered(granted, clock, ("Ann", DECISION_TAB, "Cy"), ("Ed", PICK_TAB, "Di"))
     second = tab(granted, "1", "Fay", PICK_TAB).iloc[0]
     assert second["choices"] == "Bo" and second["picks before yours"] == "Elimination Candidate 1 Ed picked Di"
+    public = backend(granted).book("public").read(["week"])["week"]
+    assert public["outcome"].tolist() == ["Cy (Ann's choice)", "Di (Ed's choice)", "open"]
 
 
 def test_a_protected_player_typed_as_a_pick_is_refused(granted, clock):
