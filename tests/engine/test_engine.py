@@ -31,6 +31,14 @@ def tabs(backend, role):
     return backend.book(role).read()
 
 
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A whole game by bots, played once for the tests that only read it (or are refused)."""
+    backend = XlsxBackend(tmp_path_factory.mktemp("finished") / "g")
+    demo("wind-guide-me", backend, 5, say=lambda s: None, clock=fixed_clock)
+    return backend
+
+
 def all_books(backend):
     roles = ["host", "public"] + [f"player:{p}" for p in PLAYERS]
     return {r: tabs(backend, r) for r in roles}
@@ -89,11 +97,9 @@ def test_a_second_resolve_straight_after_the_first_is_refused(folder_backend):
         engine.resolve(folder_backend, early=True, clock=fixed_clock)
 
 
-def test_resolving_after_the_game_is_over_is_refused(tmp_path):
-    backend = XlsxBackend(tmp_path / "g")
-    demo("wind-guide-me", backend, 3, say=lambda s: None, clock=fixed_clock)
+def test_resolving_after_the_game_is_over_is_refused(finished):
     with pytest.raises(RoundError, match="the game is over"):
-        engine.resolve(backend, early=True, clock=fixed_clock)
+        engine.resolve(finished, early=True, clock=fixed_clock)
 
 
 def test_a_missing_submission_gets_the_default_and_the_penalty(folder_backend):
@@ -228,9 +234,8 @@ def test_a_crash_after_the_host_write_is_finished_by_the_next_resolve(folder_bac
     assert not tabs(folder_backend, "player:Ada")["submit"].empty  # delivered books are left alone
 
 
-def test_replay_from_the_host_book_gives_identical_books(tmp_path):
-    original, copy = XlsxBackend(tmp_path / "a"), XlsxBackend(tmp_path / "b")
-    demo("wind-guide-me", original, 5, say=lambda s: None, clock=fixed_clock)
+def test_replay_from_the_host_book_gives_identical_books(finished, tmp_path):
+    original, copy = finished, XlsxBackend(tmp_path / "b")
     assert engine.replay(original, copy, fixed_clock) == 7
     a, b = all_books(original), all_books(copy)
     for role in a:
@@ -240,9 +245,8 @@ def test_replay_from_the_host_book_gives_identical_books(tmp_path):
             assert left.equals(right), (role, tab)
 
 
-def test_books_are_routed_only_to_their_reader(tmp_path):
-    backend = XlsxBackend(tmp_path / "g")
-    demo("wind-guide-me", backend, 8, say=lambda s: None, clock=fixed_clock)
+def test_books_are_routed_only_to_their_reader(finished):
+    backend = finished
     host_stones = tabs(backend, "host")["stones"]
     public = tabs(backend, "public")
     assert set(public) == {"sites", "status", "announcements", "standings", "commitments", ENGINE_TAB}
