@@ -50,6 +50,8 @@ class SeasonSequences(RuleBasedStateMachine):
         self.where = self.folder / "season"
         self.settled_since = True  # nothing changed in a game since the last settle
         self.delivered = False  # the last step was a whole settle: every season tab written
+        self.read_now: dict = {}
+        self.ruled = True
 
     def teardown(self):
         self.patch.undo()
@@ -60,30 +62,50 @@ class SeasonSequences(RuleBasedStateMachine):
     def open_game(self, g):
         return self.backend(self.where / g.where)
 
+    # The books are read once between two rules: the preconditions, the rule's own reads before it
+    # writes and the invariants after it share them (a rule that writes marks them `stale`).
+    def stale(self) -> None:
+        self.read_now, self.ruled = {}, True
+
+    def fresh(self) -> None:
+        """The invariants' first read after a rule: what the rule wrote."""
+        if self.ruled:
+            self.read_now, self.ruled = {}, False
+
     def season(self):
-        return season.read(self.backend())
+        if "season" not in self.read_now:
+            self.read_now["season"] = season.read(self.backend())
+        return self.read_now["season"]
 
     def latest(self):
         games = self.season().games
         return games[-1] if games else None
 
     def session(self, g):
-        return engine.open_session(self.open_game(g), fixed_clock)
+        if g.number not in self.read_now:
+            self.read_now[g.number] = engine.open_session(self.open_game(g), fixed_clock)
+        return self.read_now[g.number]
+
+    def latest_over(self) -> bool | None:
+        """Whether the latest game is over (None: no game yet)."""
+        g = self.latest()
+        return None if g is None else self.session(g).game.is_over(self.session(g).state)
 
     @initialize(garnets=st.integers(0, 2), public=st.booleans(), eliminated=st.sampled_from([GARNETS_REMOVED, GARNETS_TO_WINNER]),
                 token=st.sampled_from([TOKEN_NEXT_PICKS, TOKEN_SEASON]))
     def new(self, garnets, public, eliminated, token):
+        self.stale()
         season.new_season(self.backend(), "Sequences", CAST, 3, clock=fixed_clock,
                           settings={"starting garnets": garnets, "garnets public": "yes" if public else "no",
                                     "garnets of the eliminated": eliminated, "token of life lasts": token})
 
     def _ready(self) -> bool:
-        g = self.latest()
-        return g is None or self.session(g).game.is_over(self.session(g).state)
+        return self.latest_over() in (None, True)
 
     @precondition(lambda self: self._ready())
     @rule(death=st.booleans(), data=st.data())
     def make(self, death, data):
+        self.stale()  # what this rule writes changes what the next reads
         self.delivered = False
         # `season next` settles every game first: the pairing is drawn from the ledger as it will be.
         season.settle(self.backend(), self.open_game, clock=fixed_clock)
@@ -99,12 +121,12 @@ class SeasonSequences(RuleBasedStateMachine):
             season.next_game(self.backend(), "contest", f"games/{number}", "xlsx", self.open_game, clock=fixed_clock)
 
     def _open(self) -> bool:
-        g = self.latest()
-        return g is not None and not self.session(g).game.is_over(self.session(g).state)
+        return self.latest_over() is False
 
     @precondition(lambda self: self._open())
     @rule(data=st.data())
     def play(self, data):
+        self.stale()  # what this rule writes changes what the next reads
         self.delivered = False
         g = self.latest()
         game = self.open_game(g)
@@ -114,12 +136,12 @@ class SeasonSequences(RuleBasedStateMachine):
         self.settled_since = False
 
     def _over(self) -> bool:
-        g = self.latest()
-        return g is not None and self.session(g).game.is_over(self.session(g).state)
+        return self.latest_over() is True
 
     @precondition(lambda self: self._over())
     @rule()
     def undo(self):
+        self.stale()  # what this rule writes changes what the next reads
         self.delivered = False
         engine.undo(self.open_game(self.latest()), clock=fixed_clock, reason="sequences")
         self.settled_since = False
@@ -127,6 +149,7 @@ class SeasonSequences(RuleBasedStateMachine):
     @precondition(lambda self: self._over())
     @rule(data=st.data())
     def redo(self, data):
+        self.stale()  # what this rule writes changes what the next reads
         self.delivered = False
         game = self.open_game(self.latest())
         archive = game.book("host").read(["archive"])["archive"]
@@ -137,12 +160,14 @@ class SeasonSequences(RuleBasedStateMachine):
 
     @rule()
     def settle(self):
+        self.stale()  # what this rule writes changes what the next reads
         season.settle(self.backend(), self.open_game, clock=fixed_clock)
         self.settled_since = self.delivered = True
 
     @rule(after=st.booleans())
     def settle_killed(self, after):
         """The process dies at the season host book's write: before it, or just after it."""
+        self.stale()  # what this rule writes changes what the next reads
         real = XlsxBook.write
         host = (self.where / "host.xlsx").resolve()
 
@@ -165,6 +190,7 @@ class SeasonSequences(RuleBasedStateMachine):
 
     @invariant()
     def each_game_is_in_the_ledger_once_as_its_result_gives_it(self):
+        self.fresh()
         if not self.where.exists() or not self.settled_since:
             return
         held = self.season()
@@ -177,6 +203,7 @@ class SeasonSequences(RuleBasedStateMachine):
 
     @invariant()
     def balances_are_sums_and_every_season_tab_holds_only_its_players_values(self):
+        self.fresh()
         if not self.where.exists():
             return
         held = self.season()
