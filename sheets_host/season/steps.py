@@ -17,7 +17,7 @@ again after a kill finishes what the killed one began, once:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sheets_host.backends import Backend
@@ -62,18 +62,20 @@ class StepReport:
 
 
 def step(backend: Backend, open_game: OpenGame, clock: Clock = now_utc, place: Place = folder_place,
-         passes: int = 24, death_match: str = DEATH_MATCH_GAME) -> StepReport:
+         passes: int = 24, death_match: str = DEATH_MATCH_GAME,
+         death_match_settings: Mapping[str, object] | None = None) -> StepReport:
     """The season moved on as far as it can now (`passes` bounds a step that keeps finding work);
-    its Death Matches are games of `death_match` (the rule texts': Spirit Chain)."""
+    its Death Matches are games of `death_match` (the rule texts': Spirit Chain), made with the
+    host's `death_match_settings` (deadlines, its rules: `season next --set`'s)."""
     report = StepReport()
     for _ in range(passes):
-        if not _pass(backend, open_game, clock, place, report, death_match):
+        if not _pass(backend, open_game, clock, place, report, death_match, death_match_settings):
             break
     return report
 
 
 def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, report: StepReport,
-          death_match: str) -> bool:
+          death_match: str, death_match_settings: Mapping[str, object] | None) -> bool:
     """One pass; whether it did anything (another pass may then find more to do)."""
     settling = SettleReport()
     with backend.hold("season step"):
@@ -114,7 +116,7 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
         report.lines.append(f"game {void.number} ({void.game}, {', '.join(void.players)}) dropped before it began: "
                             "the picks it was made from were voided (its Main Match's candidates changed)")
         return True
-    return _make_next(backend, after, wk, open_game, clock, place, report, death_match)
+    return _make_next(backend, after, wk, open_game, clock, place, report, death_match, death_match_settings)
 
 
 def made_from_void_picks(season: Season):
@@ -210,7 +212,7 @@ def _deliver_ask(game_backend: Backend, who_ask, frame, layout, report: StepRepo
 
 
 def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock: Clock, place: Place,
-               report: StepReport, death_match: str) -> bool:
+               report: StepReport, death_match: str, death_match_settings: Mapping[str, object] | None) -> bool:
     """The next game, when the season is ready for it: a Death Match the picks made, else the next
     Main Match of the plan once the week is over. Whether one was made."""
     open_games = [g for g in season.games if not (g.settlement and g.settlement.over)]
@@ -219,7 +221,7 @@ def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock:
     pair = pending_death_match(season, wk)
     if pair is not None:
         made = next_game(backend, death_match, place(season, death_match), _kind(backend), open_game,
-                         list(pair), clock=clock)
+                         list(pair), clock=clock, settings=death_match_settings)
     else:
         if season.candidates_owed():
             report.host.append(f"Elimination Candidate(s) {', '.join(season.candidates_owed())} owed a Death Match "
