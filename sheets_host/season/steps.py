@@ -100,7 +100,7 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
     for d in wk.to_apply:
         g = after.game(d.game)
         try:
-            if give_decision(opened[d.game], d.key, d.choice, _by_words(d)):
+            if give_decision(opened[d.game], d.key, d.choice, _by_words(d), clock):
                 report.lines.append(f"game {d.game} ({g.game}): {d.key} = {d.choice} given ({d.note}); its last "
                                     "round resolved again")
                 moved = True

@@ -1,0 +1,93 @@
+"""`season demo`: a whole short season by bots, every handover made by `season step`, its record
+accepted by `season verify`; and the defects playing it found, each held by a test on Contest and
+Duel (`contest.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sheets_host.backends.kinds import open_backend
+from sheets_host.engine import commands as engine
+from sheets_host.engine.host import open_session
+from sheets_host.kit.result import DEATH_MATCH, ELIMINATION, TOKEN
+from sheets_host.season import commands as season
+from sheets_host.season import steps
+from sheets_host.season.asking import CHOICE, DECISION_TAB, PICK_TAB
+from sheets_host.season.record import load_season_record, verify_season, write_season_record
+from sheets_host.season.state import Planned
+
+from tests.conftest import FIXED
+from . import contest
+
+CAST = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
+
+
+def backend(where: Path):
+    return open_backend("xlsx", str(where))
+
+
+def opener(where: Path):
+    return lambda g: open_backend("xlsx", str(where / g.where))
+
+
+def step(where: Path, clock=lambda: FIXED):
+    return steps.step(backend(where), opener(where), clock, death_match="duel")
+
+
+def play(where: Path, number: str, scores: dict[str, int]) -> None:
+    g = season.read(backend(where)).game(number)
+    game = backend(where / g.where)
+    for player, score in scores.items():
+        game.book(f"player:{player}").write({"submit": pd.DataFrame([{"score": score}])})
+    engine.resolve(game, early=True, clock=lambda: FIXED)
+
+
+def type_choice(where: Path, number: str, player: str, tab: str, typed: str) -> None:
+    book = backend(where / season.read(backend(where)).game(number).where).book(f"player:{player}")
+    frame = book.read([tab])[tab].copy()
+    frame.loc[frame.index[0], CHOICE] = typed
+    book.write({tab: frame})
+
+
+@pytest.fixture
+def where(monkeypatch, tmp_path) -> Path:
+    contest.install(monkeypatch, tmp_path)
+    where = tmp_path / "season"
+    season.new_season(backend(where), "Larks", CAST, 7, clock=lambda: FIXED)
+    return where
+
+
+def test_a_pick_of_a_protected_player_when_everyone_left_is_protected_makes_its_death_match(where):
+    """Four tie for the highest score: every player a candidate may pick holds a Token of Life, so
+    the protection gives way (`week.eligible`'s ruling); the Death Match made from that pick was
+    refused by `season next`'s own check, and `season step` stopped with it."""
+    steps.plan(backend(where), [Planned("contest")])
+    step(where)
+    play(where, "1", {"Ann": 9, "Bo": 9, "Cy": 9, "Di": 9, "Ed": 3, "Fay": 2})
+    step(where)
+    type_choice(where, "1", "Ed", PICK_TAB, "Ann")
+    step(where)
+    type_choice(where, "1", "Fay", PICK_TAB, "Bo")
+    report = step(where)
+    assert not report.problems, report.problems
+    now = season.read(backend(where))
+    assert [(g.game, g.players) for g in now.games[1:]] == [("duel", ("Ed", "Ann"))]
+    assert now.held("Ann", TOKEN) == 1
+
+
+def test_a_decision_given_to_its_game_is_resolved_at_the_steps_time(where):
+    """`give_decision`'s redo of the last round took the real time, not the step's clock: the
+    game's books and the season's ledger said when the host's machine ran it."""
+    steps.plan(backend(where), [Planned("grant")])
+    step(where)
+    play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2})
+    step(where)
+    type_choice(where, "1", "Ann", DECISION_TAB, "Cy")
+    later = FIXED.replace(hour=15)
+    report = step(where, lambda: later)
+    assert any("bonus token = Cy given" in line for line in report.lines), report.lines
+    session = open_session(backend(where / "games/1-grant"))
+    assert session.last_resolved["resolved at"] == "2026-11-22 15:00:00 UTC"
