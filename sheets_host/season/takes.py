@@ -16,6 +16,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.result import DEATH_MATCH, MAIN_MATCH, POWER_OF_DARK, POWER_OF_LIGHT, TOKEN
 from .state import TOKEN_NEXT_PICKS, Season
+from .week import eligible
 
 def match_of(game: str) -> str:
     """A Main Match or a Death Match, as the game's rule text says."""
@@ -74,7 +75,8 @@ def making(season: Season, game: str, players: Sequence[str] = (), red: Sequence
 
 def _death_match(season: Season, chosen: tuple[str, ...], by: str) -> Making:
     """Two players: an Elimination Candidate the last Main Match left owed a Death Match, and the
-    Death Match Opponent they picked, who holds no Token of Life (docs/season.md)."""
+    Death Match Opponent they picked, who holds no Token of Life unless every player they may pick
+    holds one (the protection then gives way: `week.eligible`, docs/season.md)."""
     if len(chosen) != 2:
         raise SheetsHostError(f"--players: a Death Match is two players, the Elimination Candidate first; got "
                               f"{', '.join(chosen) or 'none'}")
@@ -84,9 +86,14 @@ def _death_match(season: Season, chosen: tuple[str, ...], by: str) -> Making:
         raise SheetsHostError(f"--players: neither {' nor '.join(chosen)} is an Elimination Candidate owed a Death "
                               f"Match (owed now: {', '.join(owed) or 'none'})")
     opponent = next(p for p in chosen if p != candidate)
-    if season.held(opponent, TOKEN) > 0:
+    last = season.last(MAIN_MATCH)
+    since = season.games[season.games.index(last) + 1:]
+    made = [tuple(g.players) for g in since if g.match == DEATH_MATCH]
+    may = eligible(season, last.settlement.candidates, made)
+    if season.held(opponent, TOKEN) > 0 and opponent not in may:  # when all may pick hold one, it gives way
         raise SheetsHostError(f"--players: {opponent} holds a Token of Life ({season.held(opponent, TOKEN)}), which "
-                              "protects them from being picked for the Death Match")
+                              f"protects them from being picked for the Death Match (may be picked: "
+                              f"{', '.join(may) or 'none'})")
     settings = {"death match opponent": opponent}
     return Making((candidate, opponent), settings, {k: by for k in settings}, (candidate, opponent))
 
