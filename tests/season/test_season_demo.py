@@ -91,3 +91,74 @@ def test_a_decision_given_to_its_game_is_resolved_at_the_steps_time(where):
     assert any("bonus token = Cy given" in line for line in report.lines), report.lines
     session = open_session(backend(where / "games/1-grant"))
     assert session.last_resolved["resolved at"] == "2026-11-22 15:00:00 UTC"
+
+
+def verified(where: Path, tmp_path: Path) -> dict[str, list[str]]:
+    """`season record` then `season verify`: each failed check with its differences."""
+    out = tmp_path / "record.json"
+    write_season_record(backend(where), opener(where), out, clock=lambda: FIXED)
+    return {c.what: c.differences for c in verify_season(load_season_record(out)).checks if not c.ok}
+
+
+def test_a_season_whose_death_match_was_dropped_and_made_again_from_new_picks_verifies(where, tmp_path):
+    """Decisions given by a redo of the last round, a Death Match made from picks a second redo
+    voided (dropped by the step), made again from the new picks, and the Tokens of Life that
+    stopped protecting when the next Main Match was made: `season verify` accepts it all."""
+    steps.plan(backend(where), [Planned("grant"), Planned("contest")])
+    step(where)
+    play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2})
+    step(where)
+    type_choice(where, "1", "Ann", DECISION_TAB, "Cy")
+    step(where)
+    type_choice(where, "1", "Ed", PICK_TAB, "Di")
+    step(where)
+    type_choice(where, "1", "Fay", PICK_TAB, "Bo")
+    step(where)
+    assert season.read(backend(where)).game("2").players == ("Ed", "Di")
+    game = backend(where / "games/1-grant")
+    archive = game.book("host").read(["archive"])["archive"]
+    archive.loc[archive["player"] == "Bo", "score"] = 1
+    game.book("host").write({"archive": archive})
+    engine.resolve(game, redo=True, clock=lambda: FIXED)
+    report = step(where)
+    assert any("dropped before it began" in line for line in report.lines)
+    type_choice(where, "1", "Fay", PICK_TAB, "Di")
+    step(where)
+    type_choice(where, "1", "Bo", PICK_TAB, "Ed")
+    step(where)
+    now = season.read(backend(where))
+    assert [g.players for g in now.games[1:]] == [("Fay", "Di")]
+    play(where, "2", {"Fay": 1, "Di": 5})
+    step(where)
+    play(where, "3", {"Bo": 7, "Ed": 2})
+    step(where)
+    now = season.read(backend(where))
+    assert [g.game for g in now.games] == ["grant", "duel", "duel", "contest"]
+    assert any(e.game == "4" and e.at == "made" for e in now.entries)  # Ann's and Cy's Tokens stop protecting
+    play(where, "4", {"Ann": 9, "Bo": 8, "Cy": 5, "Di": 4})
+    step(where)
+    assert verified(where, tmp_path) == {}
+
+
+def test_a_season_whose_main_match_was_dropped_before_it_began_and_made_again_verifies(where, tmp_path):
+    """`season drop` of a Main Match whose making took Tokens of Life away (rows withdrawn), made
+    again under the same number: `season verify` accepts it."""
+    steps.plan(backend(where), [Planned("contest"), Planned("contest")])
+    step(where)
+    play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2})
+    for player, pick in (("Ed", "Bo"), ("Fay", "Cy")):
+        step(where)
+        type_choice(where, "1", player, PICK_TAB, pick)
+    step(where)
+    play(where, "2", {"Ed": 5, "Bo": 5})
+    step(where)
+    play(where, "3", {"Fay": 1, "Cy": 5})
+    step(where)
+    now = season.read(backend(where))
+    assert now.game("4").game == "contest" and any(e.game == "4" and e.at == "made" for e in now.entries)
+    steps.drop(backend(where), "4", opener(where), clock=lambda: FIXED)
+    report = step(where)
+    assert [m.game.number for m in report.made] == ["4"]
+    play(where, "4", {p: 5 for p in season.read(backend(where)).game("4").players})
+    step(where)
+    assert verified(where, tmp_path) == {}
