@@ -76,10 +76,6 @@ class DemoReport:
         return self.verified is not None and all(c.ok for c in self.verified.checks)
 
 
-def cast(size: int = CAST) -> list[str]:
-    return bot_names(size)
-
-
 def green() -> tuple[str, ...]:
     """Pyramid Superiority's Green Meadow: three spectator bots, not of the cast."""
     return tuple(bot_names(CAST + 3)[CAST:])
@@ -87,12 +83,12 @@ def green() -> tuple[str, ...]:
 
 def demo(backend: Backend, open_game: commands.OpenGame, seed: int, record: Path,
          place: steps.Place = steps.folder_place, say: Callable[[str], None] = print, clock: DemoClock | None = None,
-         force: bool = False, plan: tuple[str, ...] = PLAN) -> DemoReport:
+         force: bool = False, plan: tuple[str, ...] = PLAN, players: int = CAST) -> DemoReport:
     """The season made, played to its end, its record written to `record` and verified. `force`:
-    a season already there is replaced, its games' books removed too; `plan`: the Main Matches
-    (a shorter season for a test)."""
+    a season already there is replaced, its games' books removed too; `plan` and `players`: the
+    Main Matches and the cast's size (a shorter season, for a test)."""
     clock = clock or DemoClock()
-    names = cast()
+    names = bot_names(players)
     if force:
         _discard_games(backend, open_game)
     commands.new_season(backend, "Demo", names, seed, clock=clock, force=force)
@@ -247,26 +243,32 @@ class Bots:
 
 
 def _host_decides(season: Season, open_game, seed: int, clock: DemoClock, out: Callable[[str], None]) -> None:
-    """The demo's bot host types each decision the rules leave to the host into the game's config
-    (a seeded choice), and the game's last round is resolved again, as a host would."""
+    """The demo's bot host types the first decision the rules leave to the host into the game's
+    config (a seeded choice), and the game's last round is resolved again, as a host would; the
+    next step settles it (a tie winner given may owe the next decision to that player)."""
     main = season.last(MAIN_MATCH)
     for owed in owed_of(main):
         if owed.players != (HOST,):
             continue
         rng = random.Random(f"sheets-host season demo/{seed}/host/{main.number}/{owed.setting}")
         backend = open_game(main)
-        value = (_market_order(open_session(backend, clock).state, rng) if owed.setting == "elimination candidates"
-                 else rng.choice(owed.choices))
+        value = (_market_order(open_session(backend, clock).state.now.coins, rng)
+                 if owed.setting == "elimination candidates" else rng.choice(owed.choices))
         give_decision(backend, owed.setting, value, "the season demo's bot host", clock)
         out(f"game {main.number} ({main.game}): the bot host decides {owed.what}: {value}")
+        return
 
 
-def _market_order(state, rng: random.Random) -> str:
+def _market_order(coins, rng: random.Random) -> str:
     """Magician's Market's Elimination Candidates in order when coins tie: each tie's players drawn
-    into its places (the host's word in the rule text), number 1 first."""
+    into its places (the host's word in the rule text), number 1 first.
+
+    >>> _market_order({"Ada": 1, "Bo": 5, "Cy": 5, "Di": 5, "Ed": 9}, random.Random(1)).endswith(", Ada")
+    True
+    """
     from sheets_host.games.magicians_market.rules import elimination_candidates
 
-    numbered, ties = elimination_candidates(state.now.coins)
+    numbered, ties = elimination_candidates(coins)
     for tie in ties:
         drawn = rng.sample(list(tie.players), len(tie.places))
         numbered |= dict(zip(drawn, tie.places))

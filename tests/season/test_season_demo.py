@@ -4,25 +4,87 @@ Duel (`contest.py`)."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from PIL import Image
+from typer.testing import CliRunner
 
 from sheets_host.backends.kinds import open_backend
+from sheets_host.cli.main import app
+from sheets_host.fakes.google import FakeGoogle, fake_backend
+from sheets_host.games import names as game_names
 from sheets_host.engine import commands as engine
 from sheets_host.engine.host import open_session
 from sheets_host.kit.result import DEATH_MATCH, ELIMINATION, TOKEN
 from sheets_host.season import commands as season
-from sheets_host.season import steps
+from sheets_host.season import picture, steps
+from sheets_host.season.books import seen
+from sheets_host.season.demo import PLAN, START, demo
 from sheets_host.season.asking import CHOICE, DECISION_TAB, PICK_TAB
 from sheets_host.season.record import load_season_record, verify_season, write_season_record
 from sheets_host.season.state import Planned
+from sheets_host.season.week import ANSWERED, DECIDED, NOT_COUNTED, SEASON_DEFAULT
 
 from tests.conftest import FIXED
+from tests.test_docs_pictures import PICTURE, ROOT, render_books
 from . import contest
 
 CAST = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
+runner = CliRunner()
+
+
+# ---- the demo -----------------------------------------------------------------------------------
+
+@pytest.mark.slow(90)
+def test_the_season_demo_plays_every_game_to_the_final_with_no_host_and_verify_accepts_its_record(tmp_path):
+    where = tmp_path / "demo-season"
+    result = runner.invoke(app, ["season", "demo", str(where)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "every check passed"
+    held = season.read(backend(where))
+    assert {g.game for g in held.games} == set(game_names())  # every game of the tool
+    assert [g.game for g in held.games if g.match != DEATH_MATCH] == list(PLAN)
+    assert held.games[-1].match == DEATH_MATCH and len(held.still_in) == 2  # the final
+    assert sum(held.held(p, ELIMINATION) for p in held.cast) == len(held.cast) - 2
+    # The bots answered every way a person does: untidy, refused first, and not at all.
+    rows = held.decisions
+    assert any(d.how == ANSWERED and d.typed != d.choice for d in rows)
+    assert any(d.how == NOT_COUNTED for d in rows) and "refused: game" in result.output
+    assert any(d.how == DECIDED and d.player == SEASON_DEFAULT for d in rows)
+    assert "the demo clock moves past the deadline" in result.output
+    # Nothing took the real time: every stamp is the demo clock's.
+    stamps = [e.when for e in held.entries] + [d.when for d in rows] + [g.made for g in held.games]
+    assert all(START.strftime("%Y-%m") in when for when in stamps), sorted(set(stamps))
+    for g in held.games:
+        assert START.strftime("%Y-%m") in open_session(backend(where / g.where)).last_resolved["resolved at"]
+    # The README shows this season's picture (python -m tests.season.seasons draws it again).
+    drawn = Image.open(io.BytesIO(picture.draw(seen(held))))
+    assert render_books.DOCS / "season-demo.png" in [(ROOT / link).resolve() for link in
+                                                     PICTURE.findall((ROOT / "README.md").read_text())]
+    copy = Image.open(render_books.DOCS / "season-demo.png")
+    assert copy.size == render_books.shrink(drawn).size, "another picture: python -m tests.season.seasons"
+    assert render_books.lost_colours(drawn, copy) == {}
+
+
+@pytest.mark.slow(40)
+def test_the_season_demo_plays_on_google_sheets(tmp_path):
+    """A shorter season (Wind Guide Me for seven, its Death Match) on the fake Google API: games
+    made as new spreadsheets, the bots typing in their spreadsheets, its record verified."""
+    fake = FakeGoogle()
+    made, _ = fake_backend(fake=fake)
+    opener_ = lambda g: fake_backend(g.where if g.where != "-" else "", fake=fake)[0]  # noqa: E731
+    report = demo(made, opener_, 1, tmp_path / "record.json", place=steps.new_spreadsheets, say=lambda line: None,
+                  plan=("wind-guide-me",), players=7)
+    assert report.passed, [c.lines() for c in report.verified.checks if not c.ok]
+    assert [g.game for g in report.season.games] == ["wind-guide-me", "spirit-chain"]
+    assert all(g.where.startswith("https://docs.google.com/spreadsheets/d/") for g in report.season.games)
+    assert len(report.season.still_in) == 6 and report.season.games[-1].settlement.over
+
+
+# ---- what playing it found ----------------------------------------------------------------------
 
 
 def backend(where: Path):
