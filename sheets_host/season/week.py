@@ -91,11 +91,17 @@ class Week:
 RULES = {  # the rule texts' words for each decision a result leaves to a player
     "extra token of life": "Magician's Market: \"the player with the most coins may grant one more Token of Life to "
                            "another player who is not Elimination Candidate.\"",
-    "elimination candidate": "\"If several players tie for the lowest score, the winner(s) decide who becomes the "
+    "elimination candidate": "Wind Guide Me: \"If several players tie for the lowest score, the winner(s) decide who becomes the "
                              "Elimination Candidate.\"",
     "candidate choice": "The Academy: when the lowest average is still tied and there is a sole winner, \"the sole "
                         "winner selects the Elimination Candidate.\"",
     "tie winner": "Pyramid Superiority: when all three tie, the previous Main Match's winner wins.",
+    # A setting of the same name in two games: the game's own words first.
+    ("pyramid-superiority", "elimination candidate"): "Pyramid Superiority: \"In case of a tie for all, pseud as the "
+                                                      "winner will choose the Elimination Candidate.\"",
+    **{("pyramid-superiority", f"{meadow} meadow cosmos"): "Pyramid Superiority: \"The winning guests will be able to "
+       "give additional support: they may give 1 cosmos to the finalist of their choice. [...] These extra cosmos "
+       "are optional; the winners may elect not to use them.\"" for meadow in ("red", "green")},
     PICK: "Each Elimination Candidate picks an opponent for the Death Match, never a player protected by a Token of "
           "Life; the picked player is the Death Match Opponent (who wins Spirit Chain's tie).",
 }
@@ -154,7 +160,8 @@ def week(season: Season) -> Week:
                         f"the game's config '{owed.setting}', then redo its last round (sheets-host resolve "
                         f"{main.where} --redo)")
             continue
-        ask = Ask(main.number, owed.setting, owed.players, owed.what, RULES.get(owed.setting, owed.what),
+        rule = RULES.get((main.game, owed.setting)) or RULES.get(owed.setting, owed.what)
+        ask = Ask(main.number, owed.setting, owed.players, owed.what, rule,
                   owed.choices, digest(main.number, owed.setting, owed.players, owed.choices))
         done = outcomes.get((ask.key, ask.basis))
         (to_apply if done else asks).append(done or ask)

@@ -26,7 +26,7 @@ from sheets_host.season.demo import PLAN, START, demo
 from sheets_host.season.asking import CHOICE, DECISION_TAB, PICK_TAB
 from sheets_host.season.record import load_season_record, verify_season, write_season_record
 from sheets_host.season.state import Planned
-from sheets_host.season.week import ANSWERED, DECIDED, NOT_COUNTED, SEASON_DEFAULT
+from sheets_host.season.week import ANSWERED, DECIDED, NOT_COUNTED
 
 from tests.conftest import FIXED
 from tests.test_docs_pictures import PICTURE, ROOT, render_books
@@ -53,7 +53,7 @@ def test_the_season_demo_plays_every_game_to_the_final_with_no_host_and_verify_a
     rows = held.decisions
     assert any(d.how == ANSWERED and d.typed != d.choice for d in rows)
     assert any(d.how == NOT_COUNTED for d in rows) and "refused: game" in result.output
-    assert any(d.how == DECIDED and d.player == SEASON_DEFAULT for d in rows)
+    assert any(d.how == DECIDED and d.note.startswith("drawn: nobody decided") for d in rows)
     assert "the demo clock moves past the deadline" in result.output
     # Nothing took the real time: every stamp is the demo clock's.
     stamps = [e.when for e in held.entries] + [d.when for d in rows] + [g.made for g in held.games]
@@ -224,3 +224,20 @@ def test_a_season_whose_main_match_was_dropped_before_it_began_and_made_again_ve
     play(where, "4", {p: 5 for p in season.read(backend(where)).game("4").players})
     step(where)
     assert verified(where, tmp_path) == {}
+
+
+@pytest.mark.parametrize("setting, words", [("elimination candidate", "pseud as the winner will choose"),
+                                            ("red meadow cosmos", "may give 1 cosmos to the finalist"),
+                                            ("green meadow cosmos", "may give 1 cosmos to the finalist")])
+def test_an_ask_quotes_the_rule_of_its_own_game(setting, words):
+    """Pyramid Superiority's decisions quoted Wind Guide Me's rule (the same setting's name) or
+    only repeated what is decided (a meadow winner's cosmos): the ask tab's `the rule`."""
+    from sheets_host.kit.result import MAIN_MATCH, Owed
+    from sheets_host.season.state import Season, SeasonGame, SeasonSettings, Settlement
+    from sheets_host.season.week import week
+
+    owed = Owed(("Ann",), "what is decided", ("Bo", "Cy"), setting)
+    done = Settlement("2026-11-29 18:00", True, ("Ann",), (), owed_decisions=(owed,))
+    game = SeasonGame("1", "pyramid-superiority", MAIN_MATCH, "g1", "xlsx", ("Ann", "Bo", "Cy"), 1, "t", settlement=done)
+    held = Season("s", 1, ("Ann", "Bo", "Cy"), SeasonSettings(tiebreak=("Ann", "Bo", "Cy")), (game,))
+    assert words in week(held).asks[0].rule
