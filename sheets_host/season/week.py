@@ -91,8 +91,8 @@ class Week:
 RULES = {  # the rule texts' words for each decision a result leaves to a player
     "extra token of life": "Magician's Market: \"the player with the most coins may grant one more Token of Life to "
                            "another player who is not Elimination Candidate.\"",
-    "elimination candidate": "Wind Guide Me: \"If several players tie for the lowest score, the winner(s) decide who becomes the "
-                             "Elimination Candidate.\"",
+    "elimination candidate": "Wind Guide Me: \"If several players tie for the lowest score, the winner(s) decide who "
+                             "becomes the Elimination Candidate.\"",
     "candidate choice": "The Academy: when the lowest average is still tied and there is a sole winner, \"the sole "
                         "winner selects the Elimination Candidate.\"",
     "tie winner": "Pyramid Superiority: when all three tie, the previous Main Match's winner wins.",

@@ -238,6 +238,7 @@ def test_an_ask_quotes_the_rule_of_its_own_game(setting, words):
 
     owed = Owed(("Ann",), "what is decided", ("Bo", "Cy"), setting)
     done = Settlement("2026-11-29 18:00", True, ("Ann",), (), owed_decisions=(owed,))
-    game = SeasonGame("1", "pyramid-superiority", MAIN_MATCH, "g1", "xlsx", ("Ann", "Bo", "Cy"), 1, "t", settlement=done)
+    game = SeasonGame("1", "pyramid-superiority", MAIN_MATCH, "g1", "xlsx", ("Ann", "Bo", "Cy"), 1, "t",
+                      settlement=done)
     held = Season("s", 1, ("Ann", "Bo", "Cy"), SeasonSettings(tiebreak=("Ann", "Bo", "Cy")), (game,))
     assert words in week(held).asks[0].rule
