@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -42,7 +42,7 @@ CAST = 8
 PLAN = ("academy-of-witchcraft-arts", "wind-guide-me", "magicians-market", "pyramid-superiority")
 # Short games, so that a whole season plays in about a minute (Pyramid Superiority's fifteen days
 # are its rule text's: no setting shortens them).
-SHORT = {"academy-of-witchcraft-arts": {"rounds": "2"}, "wind-guide-me": {"rounds": "2"},
+SHORT = {"academy-of-witchcraft-arts": {"rounds": "1"}, "wind-guide-me": {"rounds": "2"},
          "magicians-market": {"days": "2"}, "pyramid-superiority": {}}
 DUEL = {"max cycles": "1", "time controls": "no"}  # Spirit Chain: one summoning, no clock to run
 # How a bot answers an ask: (share of asks, what it does).
@@ -67,13 +67,12 @@ class DemoClock:
 @dataclass
 class DemoReport:
     season: Season
-    lines: list[str] = field(default_factory=list)
-    record: Path | None = None
-    verified: SeasonVerified | None = None
+    record: Path
+    verified: SeasonVerified
 
     @property
     def passed(self) -> bool:
-        return self.verified is not None and all(c.ok for c in self.verified.checks)
+        return all(c.ok for c in self.verified.checks)
 
 
 def green() -> tuple[str, ...]:
@@ -94,14 +93,14 @@ def demo(backend: Backend, open_game: commands.OpenGame, seed: int, record: Path
     commands.new_season(backend, "Demo", names, seed, clock=clock, force=force)
     steps.plan(backend, [Planned(g, green=green() if g == "pyramid-superiority" else (), own=SHORT[g]) for g in plan])
     say(f"season 'Demo' for {', '.join(names)} (seed {seed}); the plan: {', '.join(plan)}")
-    lines = play_season(backend, open_game, seed, place, say, clock)
+    play_season(backend, open_game, seed, place, say, clock)
     season = commands.read(backend)
     write_season_record(backend, open_game, record, clock=clock)
     verified = verify_season(load_season_record(record))
     failed = sum(not c.ok for c in verified.checks)
     say(f"season record written to {record}; season verify: {len(verified.checks) - failed} check(s) passed, "
         f"{failed} failed")
-    return DemoReport(season, lines, record, verified)
+    return DemoReport(season, record, verified)
 
 
 def _discard_games(backend: Backend, open_game: commands.OpenGame) -> None:
@@ -118,44 +117,39 @@ def _discard_games(backend: Backend, open_game: commands.OpenGame) -> None:
 
 
 def play_season(backend: Backend, open_game, seed: int, place: steps.Place, say: Callable[[str], None],
-                clock: DemoClock) -> list[str]:
-    """Steps until the season has nothing more to do; the lines said."""
-    said: list[str] = []
-
-    def out(line: str) -> None:
-        said.append(line)
-        say(line)
-
+                clock: DemoClock) -> None:
+    """Steps until the season has nothing more to do, saying what each did."""
     bots = Bots(seed, open_game)
     for _ in range(STEPS):
         clock.move(clock() + timedelta(hours=1))
         report = steps.step(backend, open_game, clock, place, death_match_settings=DUEL)
-        _tell(report, out)
+        _tell(report, say)
         for problem in report.problems:
             if bots.refused(problem):
-                out(f"refused: {problem}")
+                say(f"refused: {problem}")
         unexpected = [p for p in report.problems if not bots.refused(p)]
         if unexpected:
             raise SheetsHostError("the season demo stopped: " + "; ".join(unexpected))
         season = commands.read(backend)
         if report.host:
-            _host_decides(season, open_game, seed, clock, out)
+            if not _host_decides(season, open_game, seed, clock, say):
+                raise SheetsHostError("the season demo stopped: it waits for the host: " + "; ".join(report.host))
             continue
         playing = next((g for g in season.games if not (g.settlement and g.settlement.over)), None)
         if playing is not None:
             rounds: list[str] = []
             play_out(open_game(playing), playing.seed, say=rounds.append, clock=clock)
-            out(f"game {playing.number} ({playing.game}, {', '.join(playing.players)}): played to its end by bots, "
+            say(f"game {playing.number} ({playing.game}, {', '.join(playing.players)}): played to its end by bots, "
                 f"{len(rounds)} round(s)")
             continue
         asks = _asked(season)
         if asks:
-            if not bots.answer(season, asks, out):  # nobody will type more: the deadline passes
+            if not bots.answer(season, asks, say):  # nobody will type more: the deadline passes
                 clock.move(min(parse_time(d, "decisions") for _, d in asks) + timedelta(minutes=1))
-                out(f"the demo clock moves past the deadline: {clock().strftime('%Y-%m-%d %H:%M')} UTC")
+                say(f"the demo clock moves past the deadline: {clock().strftime('%Y-%m-%d %H:%M')} UTC")
             continue
         if not (report.lines or report.made or report.decided):
-            return said
+            return
     raise SheetsHostError(f"the season demo did not end within {STEPS} steps")
 
 
@@ -242,7 +236,7 @@ class Bots:
                    for player, tab in self.invalid)
 
 
-def _host_decides(season: Season, open_game, seed: int, clock: DemoClock, out: Callable[[str], None]) -> None:
+def _host_decides(season: Season, open_game, seed: int, clock: DemoClock, out: Callable[[str], None]) -> bool:
     """The demo's bot host types the first decision the rules leave to the host into the game's
     config (a seeded choice), and the game's last round is resolved again, as a host would; the
     next step settles it (a tie winner given may owe the next decision to that player)."""
@@ -256,7 +250,8 @@ def _host_decides(season: Season, open_game, seed: int, clock: DemoClock, out: C
                  if owed.setting == "elimination candidates" else rng.choice(owed.choices))
         give_decision(backend, owed.setting, value, "the season demo's bot host", clock)
         out(f"game {main.number} ({main.game}): the bot host decides {owed.what}: {value}")
-        return
+        return True
+    return False
 
 
 def _market_order(coins, rng: random.Random) -> str:

@@ -7,12 +7,10 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from sheets_host.backends.kinds import open_backend
 from sheets_host.cli.main import app
 from sheets_host.fakes.google import FakeGoogle, fake_backend
 from sheets_host.games import names as game_names
@@ -23,7 +21,7 @@ from sheets_host.season import commands as season
 from sheets_host.season import picture, steps
 from sheets_host.season.books import seen
 from sheets_host.season.demo import PLAN, START, demo
-from sheets_host.season.asking import CHOICE, DECISION_TAB, PICK_TAB
+from sheets_host.season.asking import DECISION_TAB, PICK_TAB
 from sheets_host.season.record import load_season_record, verify_season, write_season_record
 from sheets_host.season.state import Planned
 from sheets_host.season.week import ANSWERED, DECIDED, NOT_COUNTED
@@ -31,6 +29,12 @@ from sheets_host.season.week import ANSWERED, DECIDED, NOT_COUNTED
 from tests.conftest import FIXED
 from tests.test_docs_pictures import PICTURE, ROOT, render_books
 from . import contest
+from .test_week import backend, opener, type_choice
+from .test_week import play as played_by
+
+
+def play(where: Path, number: str, scores: dict[str, int]) -> None:
+    played_by(where, number, scores, lambda: FIXED)
 
 CAST = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
 runner = CliRunner()
@@ -87,31 +91,17 @@ def test_the_season_demo_plays_on_google_sheets(tmp_path):
 # ---- what playing it found ----------------------------------------------------------------------
 
 
-def backend(where: Path):
-    return open_backend("xlsx", str(where))
-
-
-def opener(where: Path):
-    return lambda g: open_backend("xlsx", str(where / g.where))
-
-
 def step(where: Path, clock=lambda: FIXED):
     return steps.step(backend(where), opener(where), clock, death_match="duel")
 
 
-def play(where: Path, number: str, scores: dict[str, int]) -> None:
-    g = season.read(backend(where)).game(number)
-    game = backend(where / g.where)
-    for player, score in scores.items():
-        game.book(f"player:{player}").write({"submit": pd.DataFrame([{"score": score}])})
-    engine.resolve(game, early=True, clock=lambda: FIXED)
-
-
-def type_choice(where: Path, number: str, player: str, tab: str, typed: str) -> None:
-    book = backend(where / season.read(backend(where)).game(number).where).book(f"player:{player}")
-    frame = book.read([tab])[tab].copy()
-    frame.loc[frame.index[0], CHOICE] = typed
-    book.write({tab: frame})
+def answered(where: Path, number: str, *answers: tuple[str, str, str]):
+    """Each (player, tab, typed) typed in turn into game `number`'s ask tab, a step before each
+    and after the last; the last step's report."""
+    for player, tab, typed in answers:
+        step(where)
+        type_choice(where, number, player, tab, typed)
+    return step(where)
 
 
 @pytest.fixture
@@ -129,11 +119,7 @@ def test_a_pick_of_a_protected_player_when_everyone_left_is_protected_makes_its_
     steps.plan(backend(where), [Planned("contest")])
     step(where)
     play(where, "1", {"Ann": 9, "Bo": 9, "Cy": 9, "Di": 9, "Ed": 3, "Fay": 2})
-    step(where)
-    type_choice(where, "1", "Ed", PICK_TAB, "Ann")
-    step(where)
-    type_choice(where, "1", "Fay", PICK_TAB, "Bo")
-    report = step(where)
+    report = answered(where, "1", ("Ed", PICK_TAB, "Ann"), ("Fay", PICK_TAB, "Bo"))
     assert not report.problems, report.problems
     now = season.read(backend(where))
     assert [(g.game, g.players) for g in now.games[1:]] == [("duel", ("Ed", "Ann"))]
@@ -169,13 +155,7 @@ def test_a_season_whose_death_match_was_dropped_and_made_again_from_new_picks_ve
     steps.plan(backend(where), [Planned("grant"), Planned("contest")])
     step(where)
     play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2})
-    step(where)
-    type_choice(where, "1", "Ann", DECISION_TAB, "Cy")
-    step(where)
-    type_choice(where, "1", "Ed", PICK_TAB, "Di")
-    step(where)
-    type_choice(where, "1", "Fay", PICK_TAB, "Bo")
-    step(where)
+    answered(where, "1", ("Ann", DECISION_TAB, "Cy"), ("Ed", PICK_TAB, "Di"), ("Fay", PICK_TAB, "Bo"))
     assert season.read(backend(where)).game("2").players == ("Ed", "Di")
     game = backend(where / "games/1-grant")
     archive = game.book("host").read(["archive"])["archive"]
@@ -185,9 +165,7 @@ def test_a_season_whose_death_match_was_dropped_and_made_again_from_new_picks_ve
     report = step(where)
     assert any("dropped before it began" in line for line in report.lines)
     type_choice(where, "1", "Fay", PICK_TAB, "Di")
-    step(where)
-    type_choice(where, "1", "Bo", PICK_TAB, "Ed")
-    step(where)
+    answered(where, "1", ("Bo", PICK_TAB, "Ed"))
     now = season.read(backend(where))
     assert [g.players for g in now.games[1:]] == [("Fay", "Di")]
     play(where, "2", {"Fay": 1, "Di": 5})
@@ -208,10 +186,7 @@ def test_a_season_whose_main_match_was_dropped_before_it_began_and_made_again_ve
     steps.plan(backend(where), [Planned("contest"), Planned("contest")])
     step(where)
     play(where, "1", {"Ann": 9, "Bo": 6, "Cy": 5, "Di": 4, "Ed": 3, "Fay": 2})
-    for player, pick in (("Ed", "Bo"), ("Fay", "Cy")):
-        step(where)
-        type_choice(where, "1", player, PICK_TAB, pick)
-    step(where)
+    answered(where, "1", ("Ed", PICK_TAB, "Bo"), ("Fay", PICK_TAB, "Cy"))
     play(where, "2", {"Ed": 5, "Bo": 5})
     step(where)
     play(where, "3", {"Fay": 1, "Cy": 5})
