@@ -362,3 +362,29 @@ def verify(record_file: Path = typer.Argument(..., metavar="RECORD", help="A sea
     for line in done.host:
         echo(f"  {line}")
     verdict(failed)
+
+
+@app.command("demo")
+@friendly
+def demo(season: Path = typer.Argument(Path("demo-season"), metavar="FOLDER", help="A folder for the season's books "
+                                       "and its games' (games/N-GAME)."),
+         seed: int = typer.Option(1, "--seed", help="The same seed plays the same season."),
+         force: bool = typer.Option(False, "--force", help="Replace a season already in the folder, with its games.")):
+    """Play a whole short season with bots on offline .xlsx books: eight bots, the Academy, Wind
+    Guide Me, Magician's Market and Pyramid Superiority, each followed by the Death Matches
+    (Spirit Chain) its Elimination Candidates' picks make, every handover made by `season step`;
+    the bots answer each decision and pick in their own books (sometimes late, untidy or wrong).
+    Then the season's record is written (FOLDER/record.json) and checked by `season verify`;
+    exits 1 when a check fails.
+
+    Example: sheets-host season demo demo-season
+    """
+    from sheets_host.season.demo import demo as play
+    from .records import print_checks, verdict
+
+    report = play(open_where(str(season), BackendName.xlsx), _opener(BackendName.xlsx, None, Auth.oauth, str(season)),
+                  seed, season / "record.json", say=echo, force=force)
+    failed = print_checks(report.verified.checks)
+    echo(f"books: {season}/host.xlsx, {season}/public.xlsx, and each game's in {season}/games/; the record: "
+         f"{report.record} (sheets-host season verify {report.record})")
+    verdict(failed)

@@ -17,7 +17,7 @@ again after a kill finishes what the killed one began, once:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sheets_host.backends import Backend
@@ -61,18 +61,20 @@ class StepReport:
 
 
 def step(backend: Backend, open_game: OpenGame, clock: Clock = now_utc, place: Place = folder_place,
-         passes: int = 24, death_match: str = DEATH_MATCH_GAME) -> StepReport:
+         passes: int = 24, death_match: str = DEATH_MATCH_GAME,
+         death_match_settings: Mapping[str, object] | None = None) -> StepReport:
     """The season moved on as far as it can now (`passes` bounds a step that keeps finding work);
-    its Death Matches are games of `death_match` (the rule texts': Spirit Chain)."""
+    its Death Matches are games of `death_match` (the rule texts': Spirit Chain), made with the
+    host's `death_match_settings` (deadlines, its rules: `season next --set`'s)."""
     report = StepReport()
     for _ in range(passes):
-        if not _pass(backend, open_game, clock, place, report, death_match):
+        if not _pass(backend, open_game, clock, place, report, death_match, death_match_settings):
             break
     return report
 
 
 def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, report: StepReport,
-          death_match: str) -> bool:
+          death_match: str, death_match_settings: Mapping[str, object] | None) -> bool:
     """One pass; whether it did anything (another pass may then find more to do)."""
     settling = SettleReport()
     with backend.hold("season step"):
@@ -98,7 +100,7 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
     for d in wk.to_apply:
         g = after.game(d.game)
         try:
-            if give_decision(opened[d.game], d.key, d.choice, _by_words(d)):
+            if give_decision(opened[d.game], d.key, d.choice, _by_words(d), clock):
                 report.lines.append(f"game {d.game} ({g.game}): {d.key} = {d.choice} given ({d.note}); its last "
                                     "round resolved again")
                 moved = True
@@ -114,7 +116,7 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
         report.lines.append(f"game {void.number} ({void.game}, {', '.join(void.players)}) dropped before it began: "
                             "the picks it was made from were voided (its Main Match's candidates changed)")
         return True
-    return _make_next(backend, after, wk, open_game, clock, place, report, death_match)
+    return _make_next(backend, after, wk, open_game, clock, place, report, death_match, death_match_settings)
 
 
 def made_from_void_picks(season: Season):
@@ -210,7 +212,7 @@ def _deliver_ask(game_backend: Backend, who_ask, frame, layout, report: StepRepo
 
 
 def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock: Clock, place: Place,
-               report: StepReport, death_match: str) -> bool:
+               report: StepReport, death_match: str, death_match_settings: Mapping[str, object] | None) -> bool:
     """The next game, when the season is ready for it: a Death Match the picks made, else the next
     Main Match of the plan once the week is over. Whether one was made."""
     open_games = [g for g in season.games if not (g.settlement and g.settlement.over)]
@@ -220,7 +222,8 @@ def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock:
     if pair is not None and pair[1] in season.eliminated:
         return _void_pick(backend, pair, clock, report)  # picked twice, and eliminated in the first
     try:
-        made = _made_next(backend, season, pair, open_game, clock, place, report, death_match)
+        made = _made_next(backend, season, pair, open_game, clock, place, report, death_match,
+                          death_match_settings)
     except (SheetsHostError, SchemaErrors) as e:
         report.problems.append(f"the next game could not be made: {e}")
         return False
@@ -233,11 +236,11 @@ def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock:
 
 
 def _made_next(backend: Backend, season: Season, pair, open_game: OpenGame, clock: Clock, place: Place,
-               report: StepReport, death_match: str) -> Made | None:
+               report: StepReport, death_match: str, death_match_settings) -> Made | None:
     """The Death Match `pair` made, else the plan's next Main Match (None: nothing to make)."""
     if pair is not None:
         return next_game(backend, death_match, place(season, death_match), _kind(backend), open_game, list(pair),
-                         clock=clock)
+                         clock=clock, settings=death_match_settings)
     if season.candidates_owed():
         report.host.append(f"Elimination Candidate(s) {', '.join(season.candidates_owed())} owed a Death Match the "
                            "picks did not make: sheets-host season next SEASON spirit-chain FOLDER --players "

@@ -87,8 +87,8 @@ def _making(season: Season, game: str, players: Sequence[str], red: Sequence[str
 
 def _death_match(season: Season, chosen: tuple[str, ...], by: str) -> Making:
     """Two players: an Elimination Candidate the last Main Match left owed a Death Match, and the
-    Death Match Opponent they picked, who holds no Token of Life unless every player they could pick
-    does (the week's ruling, `week.eligible`; docs/season.md)."""
+    Death Match Opponent they picked, who holds no Token of Life unless every player they may pick
+    holds one (the protection then gives way: `week.eligible`, docs/season.md)."""
     if len(chosen) != 2:
         raise SheetsHostError(f"--players: a Death Match is two players, the Elimination Candidate first; got "
                               f"{', '.join(chosen) or 'none'}")
@@ -99,9 +99,13 @@ def _death_match(season: Season, chosen: tuple[str, ...], by: str) -> Making:
                               f"Match (owed now: {', '.join(owed) or 'none'})")
     opponent = next(p for p in chosen if p != candidate)
     last = season.last(MAIN_MATCH)
-    if season.held(opponent, TOKEN) > 0 and opponent not in eligible(season, last.settlement.candidates, ()):
+    since = season.games[season.games.index(last) + 1:]
+    made = [tuple(g.players) for g in since if g.match == DEATH_MATCH]
+    may = eligible(season, last.settlement.candidates, made)
+    if season.held(opponent, TOKEN) > 0 and opponent not in may:  # when all may pick hold one, it gives way
         raise SheetsHostError(f"--players: {opponent} holds a Token of Life ({season.held(opponent, TOKEN)}), which "
-                              "protects them from being picked for the Death Match")
+                              f"protects them from being picked for the Death Match (may be picked: "
+                              f"{', '.join(may) or 'none'})")
     settings = {"death match opponent": opponent}
     return Making((candidate, opponent), settings, {k: by for k in settings}, (candidate, opponent))
 

@@ -126,10 +126,26 @@ def twin(season: Season, hidden, data, players=None) -> Season:
     return replace(season, entries=tuple(out))
 
 
+def demo_season(where) -> Season:
+    """The season `sheets-host season demo` plays (seed 1), played into the folder `where`."""
+    from pathlib import Path
 
-if __name__ == "__main__":  # python -m tests.season.seasons: the docs' picture of the sample season, made again
+    from sheets_host.backends.kinds import open_backend
+    from sheets_host.season.demo import demo
+
+    where = Path(where)
+    report = demo(open_backend("xlsx", str(where)), lambda g: open_backend("xlsx", str(where / g.where)), 1,
+                  where / "record.json", say=lambda line: None)
+    assert report.passed, "season verify refused the demo's record"
+    return report.season
+
+
+if __name__ == "__main__":
+    # python -m tests.season.seasons: the docs' pictures of the sample season (docs/season.md) and
+    # of the demo's (README: `sheets-host season demo`), made again.
     import importlib.util
     import io
+    import tempfile
     from pathlib import Path
 
     from PIL import Image
@@ -142,3 +158,6 @@ if __name__ == "__main__":  # python -m tests.season.seasons: the docs' picture 
     render_books = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(render_books)
     render_books.small(Image.open(io.BytesIO(picture.draw(seen(sample())))), render_books.DOCS / "season.png")
+    with tempfile.TemporaryDirectory() as folder:
+        played = demo_season(Path(folder) / "demo-season")
+    render_books.small(Image.open(io.BytesIO(picture.draw(seen(played)))), render_books.DOCS / "season-demo.png")

@@ -83,7 +83,7 @@ def test_season_next_refuses_what_the_season_forbids_naming_it(monkeypatch, tmp_
 def test_season_next_takes_the_hosts_own_settings_but_never_one_the_season_gives(monkeypatch, tmp_path):
     contest.install(monkeypatch, tmp_path)
     monkeypatch.chdir(tmp_path)
-    said("season", "new", "larks", "--cast", "Ann,Bo,Cy")
+    said("season", "new", "larks", "--cast", "Ann,Bo,Cy,Di,Ed,Fay,Gus")
     code, text = said("season", "next", "larks", "wind-guide-me", "games/1", "--set", "light holders=Ann")
     assert code == 2 and "--set light holders: given by the season" in text
     code, text = said("season", "next", "larks", "contest", "games/1", "--set", "round hours=24",
