@@ -4,7 +4,7 @@ read back from it.
 A decision a game leaves to a player goes in the `decision` tab of their book of that game; an
 Elimination Candidate's Death Match pick in its `death match pick` tab. Each is one row: the choice
 first (a dropdown of the choices; the parser decides, as for rounds), then what is decided, the
-choices, the deadline, the picks made before theirs, its status, and the rule quoted. The tab is
+choices, the deadline, its status, the picks made before theirs, and the rule quoted. The tab is
 written when the ask opens (its `asked` cell names the ask) and once more when it is decided; never
 while the player may be typing, so nothing they type is overwritten.
 
@@ -24,11 +24,12 @@ import pandas as pd
 
 from sheets_host.kit import cells
 from sheets_host.kit.layout import TabLayout, lay_out
+from .books import wrapped
 from .week import Ask, Decision
 
 DECISION_TAB, PICK_TAB = "decision", "death match pick"
 CHOICE = "your choice"
-COLUMNS = (CHOICE, "you decide", "choices", "deadline (UTC)", "picks before yours", "status", "the rule", "asked")
+COLUMNS = (CHOICE, "you decide", "choices", "deadline (UTC)", "status", "picks before yours", "the rule", "asked")
 
 
 def tab_of(ask: Ask) -> str:
@@ -46,8 +47,8 @@ def ask_frame(ask: Ask, deadline: str, decided: Decision | None = None, typed: s
         status = f"decided: {decided.choice} ({decided.note})"
     what = (f"your opponent in your Death Match (you are Elimination Candidate {ask.key.split()[-1]})"
             if ask.is_pick else ask.what)
-    row = dict(zip(COLUMNS, [typed if decided else None, what, ", ".join(ask.choices), deadline, before or "none",
-                             status, ask.rule, ask.basis]))
+    row = dict(zip(COLUMNS, [typed if decided else None, what, ", ".join(ask.choices), deadline, status,
+                             before or "none", ask.rule, ask.basis]))
     if not ask.is_pick:
         del row["picks before yours"]
     return pd.DataFrame([row], dtype=object)
@@ -58,7 +59,9 @@ def ask_layout(frame: pd.DataFrame, ask: Ask, open_: bool) -> TabLayout:
     layout = lay_out(frame, tab=tab_of(ask), choices={CHOICE: ask.choices} if open_ else {},
                      notes={CHOICE: "type one of the choices", "asked": "which ask this is (the season reads it)"},
                      input_rows=1 if open_ else 0, clipped=["asked"])
-    return replace(layout, input_columns=1)
+    # Read on a screen without scrolling far: the long texts wrap in narrow columns.
+    return replace(wrapped(frame, layout, ("you decide", "choices", "status", "picks before yours", "the rule"), 28),
+                   input_columns=1)
 
 
 def read_answer(frame: pd.DataFrame | None, ask: Ask) -> tuple[str | None, str, str]:

@@ -278,10 +278,11 @@ def standing_palette(texts: Sequence[object]) -> Palette:
     return Palette(colours, ("standing",))
 
 
-def _wrapped(frame: pd.DataFrame, layout: TabLayout, names: Sequence[str] = ("why", "about", "owed", "note")) -> TabLayout:
-    """`layout` with the columns `names` at most WHY_WIDTH wide, their longer text wrapped, and
+def wrapped(frame: pd.DataFrame, layout: TabLayout, names: Sequence[str] = ("why", "about", "owed", "note"),
+            width: int = WHY_WIDTH) -> TabLayout:
+    """`layout` with the columns `names` at most `width` wide, their longer text wrapped, and
     every row as tall as its wrapped cells need."""
-    columns = [replace(c, width=WHY_WIDTH, wrap=True) if name in names and c.width > WHY_WIDTH and not c.clip else c
+    columns = [replace(c, width=width, wrap=True) if name in names and c.width > width and not c.clip else c
                for name, c in zip(frame.columns, layout.columns)]
     wrapping = [k for k, c in enumerate(columns) if c.wrap]
     heights = {}
@@ -302,7 +303,7 @@ def _read_only(frame: pd.DataFrame, schema: TabSchema, palettes: Sequence[Palett
     """A reader's tab: its schema's notes, no dropdowns (nothing there is typed), wrapped and signed."""
     layout = lay_out(frame, tab=schema.name, notes={c.name: c.doc for c in schema.columns if c.doc},
                      palettes=palettes, fills=fills)
-    return _signed(frame, _wrapped(frame, layout))
+    return _signed(frame, wrapped(frame, layout))
 
 
 def public_layouts(tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabLayout]:
@@ -340,7 +341,7 @@ def host_layouts(tabs: Mapping[str, pd.DataFrame]) -> dict[str, TabLayout]:
         palettes = [standing_palette(frame["standing"])] if "standing" in frame.columns else []
         layout = (lay_out_tab(frame, schemas[name], palettes=palettes) if name in schemas else
                   lay_out(frame, tab=name, palettes=palettes))
-        out[name] = _wrapped(frame, layout)
+        out[name] = wrapped(frame, layout)
     return out
 
 

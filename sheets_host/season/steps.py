@@ -32,8 +32,8 @@ from .commands import (NEW_SPREADSHEETS, Made, OpenGame, SettleReport, _deliver_
                        read, unrecorded)
 from .state import PICKS_BY_HOST, Planned, Season
 from .takes import match_of
-from .week import (ANSWERED, ASKED, DECIDED, NOT_COUNTED, PICK, SEASON_DEFAULT, VOID, host_words, Ask, Decision, deadline, outcome,
-                   pending_death_match, week)
+from .week import (ANSWERED, ASKED, DECIDED, NOT_COUNTED, PICK, SEASON_DEFAULT, VOID, Ask, Decision, deadline,
+                   host_words, outcome, pending_death_match, week)
 
 DEATH_MATCH_GAME = "spirit-chain"
 # Where a game the season makes goes: given the season and the game (its number is the next).

@@ -33,13 +33,14 @@ from .state import Season, SeasonGame
 ASKED, ANSWERED, NOT_COUNTED, DECIDED, VOID = "asked", "answered", "not counted", "decided", "void"
 HOWS = (ASKED, ANSWERED, NOT_COUNTED, DECIDED, VOID)
 PICK = "pick"  # an ask's key is a game's config setting, or "pick N" (the Nth candidate's pick)
-SEASON_DEFAULT = "the season's default"  # an outcome's player when nobody decided by the deadline
+SEASON_DEFAULT = "the season's default"  # who decided, when nobody did by the deadline (`outcome`)
 
 
 @dataclass(frozen=True)
 class Decision:
     """One row of the `decisions` log. `key` is the game's setting decided (or "pick N"); `player`
-    who answered (an outcome: who decided it, or SEASON_DEFAULT); `typed` what they typed, as typed."""
+    who was asked or who answered (an outcome: the players asked; its `note` says who decided: their
+    choice, the host's, or the season's draw); `typed` what they typed, as typed."""
 
     number: int
     when: str

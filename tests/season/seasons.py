@@ -160,4 +160,21 @@ if __name__ == "__main__":
     render_books.small(Image.open(io.BytesIO(picture.draw(seen(sample())))), render_books.DOCS / "season.png")
     with tempfile.TemporaryDirectory() as folder:
         played = demo_season(Path(folder) / "demo-season")
-    render_books.small(Image.open(io.BytesIO(picture.draw(seen(played)))), render_books.DOCS / "season-demo.png")
+        render_books.small(Image.open(io.BytesIO(picture.draw(seen(played)))), render_books.DOCS / "season-demo.png")
+        # The week as the host and a player see it (docs/season.md): the host's `decisions` tab, the
+        # first Death Match pick's tab in its candidate's book, and the public `week` tab.
+        import shutil
+        from sheets_host.season.asking import PICK_TAB
+        where, pieces = Path(folder) / "demo-season", Path(folder) / "pieces"
+        pieces.mkdir()
+        first = next(d for d in played.decisions if d.key == "pick 1")
+        book = where / played.game(first.game).where / "players" / f"{first.player}.xlsx"
+        copies = (render_books.split(where / "host.xlsx", pieces, only="decisions", name="week-host")
+                  + render_books.split(book, pieces, only=PICK_TAB, name="week-pick")
+                  + render_books.split(where / "public.xlsx", pieces, only="week", name="week-public"))
+        drawn = Path(folder) / "drawn"
+        drawn.mkdir()
+        render_books.draw(copies, pieces, drawn, shutil.which("soffice"), shutil.which("pdftoppm"))
+        for name in ("week-host", "week-pick", "week-public"):
+            render_books.small(Image.open(next(drawn.glob(f"{name}-*.png"))), render_books.DOCS / f"season-{name}.png",
+                               height=260)
