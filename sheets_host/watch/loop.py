@@ -96,9 +96,11 @@ class Watch:
     """The host loop over one game (see the module). `say` gets one line per action."""
 
     def __init__(self, backend: Backend, url: str | None = None, clock: Clock = now_utc,
-                 say: Callable[[str], None] = echo, send: Send | None = None, webhooks: Path | None = None):
+                 say: Callable[[str], None] = echo, send: Send | None = None, webhooks: Path | None = None,
+                 others: Sequence[str] = ()):
         self.backend, self.url, self.clock, self.send = backend, url, clock, send or send_to_discord
         self.webhooks = webhooks  # the players' webhooks file, read at each post (a fix needs no restart)
+        self.others = others  # names it may hold besides the players' (a season's cast: `post.private_webhooks`)
         self._say = say
         self.last_check: datetime | None = None
         self.last_counts: str = ""  # what the last check found, said again only when it changes
@@ -263,7 +265,8 @@ class Watch:
     def _post(self, session: Session, last: Mapping[str, Any]) -> None:
         name = session.game.round_name(last["round"])
         try:
-            report = post(self.backend, self.url, clock=self.clock, send=self.send, webhooks=self.webhooks)
+            report = post(self.backend, self.url, clock=self.clock, send=self.send, webhooks=self.webhooks,
+                          others=self.others)
         except SheetsHostError as e:
             raise BookError(f"{name} not posted: {e}") from None  # waited out like any unreachable book
         done = report.said()
@@ -347,7 +350,7 @@ class Watch:
                 self._record(session.open_round["round"], "nudge", at, ", ".join(private.sent["nudge"]) or "none")
 
         return Private(self.webhooks, self.url, self.send, self.clock, nudge=nudges[-1] if nudges else None,
-                       finished=told)
+                       finished=told, others=self.others)
 
     def _check(self, name: str, session: Session | None = None, nudges: Sequence[str] = ()) -> None:
         """Check every player, or with the `session` of a round without time controls only those
