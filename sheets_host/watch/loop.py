@@ -85,6 +85,16 @@ class _Wait(Exception):
         self.until = until
 
 
+def backoff(failures: int) -> timedelta:
+    """How long to wait after the `failures`th failure in a row: twice as long each time, from a
+    minute, up to `LONGEST_WAIT` (however many: the 42nd's 2 ** 41 minutes overflowed).
+
+    >>> [backoff(n).seconds // 60 for n in (1, 2, 3, 4, 5, 1000)]
+    [1, 2, 4, 8, 10, 10]
+    """
+    return min(LONGEST_WAIT, timedelta(minutes=2 ** min(failures - 1, 10)))
+
+
 def reminder(name: str, deadline: datetime, now: datetime) -> Message:
     """A reminder before the deadline: no player's name or progress, so nothing private."""
     return Message(f"\u23f0 **{name[:1].upper()}{name[1:]}** closes {from_now(deadline, now)}, at "
@@ -166,7 +176,7 @@ class Watch:
         except BookError as e:  # Google gave up after its own retries, a file is held open, ...
             self.known = None
             self.failures += 1
-            wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (self.failures - 1)))
+            wait = backoff(self.failures)
             self.say(f"{e}; trying again in {wait.seconds // 60} min")
             return self.clock() + wait
         except BaseException:
@@ -486,4 +496,4 @@ def _minutes(delta: timedelta) -> str:
     return f"{minutes:g} min" if minutes == int(minutes) else f"{delta.total_seconds():.0f} s"
 
 
-__all__ = ["READS", "WATCH", "Plan", "Reads", "Watch", "plan", "reminder", "steps_done"]
+__all__ = ["READS", "WATCH", "Plan", "Reads", "Watch", "backoff", "plan", "reminder", "steps_done"]

@@ -41,7 +41,7 @@ from sheets_host.season.state import Season, SeasonGame
 from sheets_host.season.asking import read_answer, stands, tab_of
 from sheets_host.season.week import ANSWERED, NOT_COUNTED, week
 from . import news
-from .loop import BUSY_WAIT, LONGEST_WAIT, Watch, steps_done
+from .loop import BUSY_WAIT, Watch, backoff, steps_done
 
 CHECK = timedelta(minutes=1)  # how often, between games, watch asks which books changed
 
@@ -111,7 +111,7 @@ class SeasonWatch:
     def _later(self, why: str) -> datetime:
         """A step owed again after a failure, later each time."""
         self.failures += 1
-        wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (self.failures - 1)))
+        wait = backoff(self.failures)
         self.say(f"{why}; trying again in {wait.seconds // 60} min")
         self.due = self.clock() + wait
         return self.due

@@ -31,6 +31,8 @@ from sheets_host.season import steps
 from sheets_host.season.asking import CHOICE, tab_of
 from sheets_host.season.state import Planned
 from sheets_host.season.week import ANSWERED, ASKED, DECIDED, NOT_COUNTED, week
+from sheets_host.kit.errors import BookError
+from sheets_host.watch.loop import Watch
 from sheets_host.watch.season import SeasonWatch
 
 from tests.conftest import FIXED
@@ -312,3 +314,31 @@ def test_a_season_watched_and_killed_at_any_moment_ends_as_one_never_killed(inst
         assert any(d[2] == player and d[5] == text and d[3] in (ANSWERED, NOT_COUNTED) for d in decisions)
     assert public == model[1]  # each post once, in the same order
     assert private == model[2]
+
+
+def test_a_book_that_stays_unreachable_is_tried_again_every_ten_minutes_however_long(tmp_path):
+    """Each failure waits twice as long as the one before, up to 10 minutes: the 42nd's wait once
+    overflowed a timedelta and stopped watch, after seven hours of Google being down."""
+    now = [FIXED]
+
+    class Down:
+        name, reads = "xlsx", None
+
+        def changed(self, roles, since=None):
+            raise BookError("Google is down")
+
+        def book(self, role):
+            raise BookError("Google is down")
+
+        def hold(self, command):
+            raise BookError("Google is down")
+
+    waits = []
+    for watcher in (Watch(Down(), None, lambda: now[0], say=lambda line: None),
+                    SeasonWatch(Down(), lambda g: Down(), None, lambda: now[0], say=lambda line: None)):
+        for _ in range(60):
+            wake = watcher.step()
+            waits.append(wake - now[0])
+            now[0] = wake
+    assert waits[:5] == [timedelta(minutes=m) for m in (1, 2, 4, 8, 10)] and set(waits[5:60]) == {timedelta(minutes=10)}
+    assert waits[60:] == waits[:60]
