@@ -342,3 +342,36 @@ def test_a_book_that_stays_unreachable_is_tried_again_every_ten_minutes_however_
             now[0] = wake
     assert waits[:5] == [timedelta(minutes=m) for m in (1, 2, 4, 8, 10)] and set(waits[5:60]) == {timedelta(minutes=10)}
     assert waits[60:] == waits[:60]
+
+
+def test_watch_tells_a_season_from_a_game_by_its_host_book_and_runs_it_from_the_command_line(installed, tmp_path,
+                                                                                          monkeypatch):
+    from typer.testing import CliRunner
+    from sheets_host.cli.main import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SHEETS_HOST_WEBHOOK", raising=False)
+
+    def said(*args: str):
+        result = CliRunner().invoke(app, list(args))
+        return result.exit_code, " ".join(result.output.split())
+
+    assert said("season", "new", "larks", "--cast", ",".join(CAST), "--seed", "3")[0] == 0
+    code, text = said("watch", "larks")
+    assert code == 2 and "add --no-post to run the season without Discord" in text
+    code, text = said("watch", "larks", "--no-post")
+    assert code == 0 and "the season's plan is done and nothing is owed: it waits for its next Main Match" in text
+    assert said("season", "plan", "larks", "--add", "grant", "--where", "games/1")[0] == 0
+    code, text = said("watch", "larks", "--no-post", "--once")  # made, and its round has no deadline: it waits
+    assert code == 0 and "game 1: Grant (Main Match) made for Ann, Bo, Cy, Di, Ed, Fay at games/1" in text
+    assert "game 1 (grant) is open: watching it" in text and "round 1 has no deadline" in text
+    game = _xlsx(tmp_path / "larks" / "games/1")
+    for p, score in SCORES.items():
+        game.book(f"player:{p}").write({"submit": pd.DataFrame([{"score": score}])})
+    engine.resolve(game, early=True)
+    code, text = said("watch", "larks", "--no-post", "--once")
+    assert code == 0 and "waiting: game 1: Ann to decide one more Token of Life by" in text
+    code, text = said("watch", "larks", "--season", "larks", "--no-post")
+    assert code == 2 and "larks is a season: --season goes with a game" in text
+    code, text = said("watch", "larks/games/1", "--no-post")  # a game of it is watched as a game
+    assert code == 0 and "Grant: the game is over" in text
