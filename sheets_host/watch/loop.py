@@ -102,8 +102,27 @@ def reminder(name: str, deadline: datetime, now: datetime) -> Message:
                    "shows what counts.")
 
 
-class Watch:
-    """The host loop over one game (see the module). `say` gets one line per action."""
+class Passes:
+    """A host loop: `step` does one pass and says when the next is due (None: all is done)."""
+
+    clock: Clock
+
+    def step(self) -> datetime | None:
+        raise NotImplementedError
+
+    def run(self, once: bool = False, sleep: Callable[[float], object] = time.sleep) -> bool:
+        """Pass after pass until all is done; with `once`, only until nothing more is due now (for
+        cron). Whether all is done."""
+        while True:
+            wake = self.step()
+            if wake is None or (once and wake > self.clock()):
+                return wake is None
+            sleep(max(0.0, (wake - self.clock()).total_seconds()))
+
+
+class Watch(Passes):
+    """The host loop over one game (see the module): all is done once the game is over and
+    posted. `say` gets one line per action."""
 
     def __init__(self, backend: Backend, url: str | None = None, clock: Clock = now_utc,
                  say: Callable[[str], None] = echo, send: Send | None = None, webhooks: Path | None = None,
@@ -136,15 +155,6 @@ class Watch:
 
     def say(self, line: str) -> None:
         self._say(f"{stamp(self.clock())} {line}")
-
-    def run(self, once: bool = False, sleep: Callable[[float], object] = time.sleep) -> bool:
-        """Pass after pass until the game is over; with `once`, only until nothing more is due now
-        (for cron). Whether the game is over (and posted)."""
-        while True:
-            wake = self.step()
-            if wake is None or (once and wake > self.clock()):
-                return wake is None
-            sleep(max(0.0, (wake - self.clock()).total_seconds()))
 
     def step(self) -> datetime | None:
         """One pass; when the next one is due, or None once the game is over and posted."""
@@ -496,4 +506,4 @@ def _minutes(delta: timedelta) -> str:
     return f"{minutes:g} min" if minutes == int(minutes) else f"{delta.total_seconds():.0f} s"
 
 
-__all__ = ["READS", "WATCH", "Plan", "Reads", "Watch", "backoff", "plan", "reminder", "steps_done"]
+__all__ = ["READS", "WATCH", "Passes", "Plan", "Reads", "Watch", "backoff", "plan", "reminder", "steps_done"]

@@ -106,13 +106,14 @@ def _asked_row(season: Season, ask: Ask) -> Decision | None:
 
 def public(season: Season, done: Done, began: tuple[int, int]) -> list[Tell]:
     """The public posts owed: each ask and outcome logged since watching began (an ask still open
-    whenever it was asked), then each game made since."""
-    open_ = {(a.game, a.key, a.basis): a for a in week(season).asks}
+    whenever it was asked), then each game made since. Each made from the log alone, so that a
+    post owed is the same whenever it is sent."""
+    open_ = {(a.game, a.key, a.basis) for a in week(season).asks}
     out = []
     for d in season.decisions:
-        ask = open_.get((d.game, d.key, d.basis))
-        if d.how == ASKED and (d.number > began[0] or ask) and (ASKED_, d.number, "") not in done:
-            out.append(Tell(ASKED_, d.number, "", Message(neutralise(_asked(season, d, ask), season.cast))))
+        still = (d.game, d.key, d.basis) in open_
+        if d.how == ASKED and (d.number > began[0] or still) and (ASKED_, d.number, "") not in done:
+            out.append(Tell(ASKED_, d.number, "", Message(neutralise(_asked(season, d), season.cast))))
         elif d.how == DECIDED and d.number > began[0] and (DECIDED_, d.number, "") not in done:
             out.append(Tell(DECIDED_, d.number, "", Message(neutralise(_decided(season, d), season.cast))))
     for g in season.games[began[1]:]:
@@ -121,15 +122,18 @@ def public(season: Season, done: Done, began: tuple[int, int]) -> list[Tell]:
     return out
 
 
-def _asked(season: Season, d: Decision, ask: Ask | None) -> str:
+def _asked(season: Season, d: Decision) -> str:
+    """An ask as its row logged it (and, for a pick, the picks decided before it): the same
+    whenever it is posted, the ask decided meanwhile or not."""
     by = f"by {d.deadline}, in their own book"
-    if d.key.startswith(PICK):
-        among = f" Among: {', '.join(ask.choices)}." if ask else ""
-        before = "".join(f" Elimination Candidate {k} {c} picked {o}." for k, (c, o) in enumerate(ask.before, 1)) \
-            if ask else ""
-        return (f"\U0001f5f3\ufe0f {_game(season, d.game)}: Elimination Candidate {_pick(d.key)}, **{d.player}**, "
-                f"picks an opponent for their Death Match {by}.{among}{before}")
-    return f"\U0001f5f3\ufe0f {_game(season, d.game)}: **{d.player}** decides {d.note} {by}."
+    if not d.key.startswith(PICK):
+        return f"\U0001f5f3\ufe0f {_game(season, d.game)}: **{d.player}** decides {d.note} {by}."
+    picked = {}
+    for e in season.decisions[:d.number - 1]:
+        if e.game == d.game and e.how == DECIDED and e.key.startswith(PICK) and int(_pick(e.key)) < int(_pick(d.key)):
+            picked[int(_pick(e.key))] = f" Elimination Candidate {_pick(e.key)}, {e.player}, picked {e.choice}."
+    return (f"\U0001f5f3\ufe0f {_game(season, d.game)}: Elimination Candidate {_pick(d.key)}, **{d.player}**, picks an "
+            f"opponent for their Death Match {by}." + "".join(picked[k] for k in sorted(picked)))
 
 
 def _decided(season: Season, d: Decision) -> str:

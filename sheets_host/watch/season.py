@@ -24,7 +24,6 @@ Discord accepting a message and its row being written sends that message again.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -41,7 +40,7 @@ from sheets_host.season.state import Season, SeasonGame
 from sheets_host.season.asking import read_answer, stands, tab_of
 from sheets_host.season.week import ANSWERED, NOT_COUNTED, week
 from . import news
-from .loop import BUSY_WAIT, Watch, backoff, steps_done
+from .loop import BUSY_WAIT, Passes, Watch, backoff, steps_done
 
 CHECK = timedelta(minutes=1)  # how often, between games, watch asks which books changed
 
@@ -53,8 +52,9 @@ def is_season(backend: Backend) -> bool:
     return len(tabs) == 3
 
 
-class SeasonWatch:
-    """The host loop over a season (see the module). `say` gets one line per action."""
+class SeasonWatch(Passes):
+    """The host loop over a season (see the module): all is done once its plan is done and
+    nothing is owed. `say` gets one line per action."""
 
     def __init__(self, backend: Backend, open_game: OpenGame, url: str | None = None, clock: Clock = now_utc,
                  say: Callable[[str], None] = echo, send: Send | None = None, webhooks: Path | None = None,
@@ -83,15 +83,6 @@ class SeasonWatch:
         if (g.number, g.where) not in self.opened:
             self.opened[g.number, g.where] = self._open(g)
         return self.opened[g.number, g.where]
-
-    def run(self, once: bool = False, sleep: Callable[[float], object] = time.sleep) -> bool:
-        """Pass after pass until the season waits for the host's plan; with `once`, only until
-        nothing more is due now. Whether the season's plan is done."""
-        while True:
-            wake = self.step()
-            if wake is None or (once and wake > self.clock()):
-                return wake is None
-            sleep(max(0.0, (wake - self.clock()).total_seconds()))
 
     def step(self) -> datetime | None:
         """One pass; when the next is due, or None once the plan is done and nothing is owed."""
