@@ -38,6 +38,7 @@ from sheets_host.discord.announce import Message, as_typed, neutralise
 from sheets_host.engine.host import parse_time
 from sheets_host.engine.status_tab import when
 from sheets_host.kit import cells
+from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.result import DEATH_MATCH, HOST
 from sheets_host.kit.table import Column, TabSchema
 from sheets_host.season.asking import tab_of
@@ -76,7 +77,10 @@ def told(data: pd.DataFrame | None) -> tuple[Done, tuple[int, int] | None]:
     """What the `watch` tab records, and where watching began (decisions rows, games), if it did."""
     if data is None or data.empty:
         return set(), None
-    records = TOLD.records(data)
+    try:
+        records = TOLD.records(data)
+    except SheetsHostError:  # damaged: watching begins again from where the season stands
+        return set(), None
     done = {(cells.text(r["what"]), r["row"], cells.text(r["key"] or "")) for r in records}
     began = next(((r["row"], int(cells.text(r["key"]))) for r in records if cells.text(r["what"]) == BEGAN), None)
     return done, began
@@ -99,8 +103,9 @@ def _pick(key: str) -> str:
     return key.split()[-1]
 
 
-def _asked_row(season: Season, ask: Ask) -> Decision | None:
-    return next((d for d in season.decisions if (d.game, d.key, d.basis, d.how) == (ask.game, ask.key, ask.basis, ASKED)),
+def _asked_row(season: Season, of: Ask | Decision) -> Decision | None:
+    """The row that opened an ask (`of`: the ask, or a row of it)."""
+    return next((d for d in season.decisions if (d.game, d.key, d.basis, d.how) == (of.game, of.key, of.basis, ASKED)),
                 None)
 
 
@@ -138,8 +143,7 @@ def _asked(season: Season, d: Decision) -> str:
 
 def _decided(season: Season, d: Decision) -> str:
     drawn = d.note.startswith("drawn")
-    asked = next((a for a in season.decisions if (a.game, a.key, a.basis, a.how) == (d.game, d.key, d.basis, ASKED)),
-                 None)
+    asked = _asked_row(season, d)
     what = asked.note if asked else d.key
     head = f"\u2705 {_game(season, d.game)}: "
     if d.key.startswith(PICK):
