@@ -152,7 +152,10 @@ def _players_act(where: Path, now, typed: set, plan: dict, answers, run: Run) ->
         if g.settlement and g.settlement.over:
             continue
         b = _xlsx(where / g.where)
-        session = engine.open_session(b)
+        try:
+            session = engine.open_session(b)
+        except BookError:  # recorded by the season, and the watch killed before it made the game
+            continue
         record = session.open_round
         if record is None or g.number in typed or not all(
                 delivered(b.book(f"player:{p}").read([ENGINE_TAB]).get(ENGINE_TAB)) >= session.commit.version
@@ -359,3 +362,28 @@ def test_watch_tells_a_season_from_a_game_by_its_host_book_and_runs_it_from_the_
     assert code == 2 and "larks is a season: --season goes with a game" in text
     code, text = said("watch", "larks/games/1", "--no-post")  # a game of it is watched as a game
     assert code == 0 and "Grant: the game is over" in text
+
+
+def test_a_step_killed_after_recording_a_game_and_before_making_it_is_finished_by_the_next(installed, tmp_path,
+                                                                                        monkeypatch):
+    """`season step` records the game it makes in the season, then makes its books, so that a
+    step run again makes the same game once; it used to stop at the recorded game instead (its
+    host book not found, so never settled), and `watch SEASON` waited for ever."""
+    from sheets_host.season import commands as season_commands
+
+    where, real = tmp_path / "s", season_commands._made
+    season.new_season(_xlsx(where), "Larks", CAST, 7, clock=lambda: FIXED)
+    steps.plan(_xlsx(where), [Planned("grant", "games/1")])
+
+    def killed(*args, **kwargs):
+        raise Kill("before the game's books were made")
+
+    monkeypatch.setattr(season_commands, "_made", killed)
+    with pytest.raises(Kill):
+        steps.step(_xlsx(where), lambda g: _xlsx(where / g.where), lambda: FIXED, death_match="duel")
+    assert [g.number for g in season.read(_xlsx(where)).games] == ["1"]  # recorded, not made
+    monkeypatch.setattr(season_commands, "_made", real)
+    report = steps.step(_xlsx(where), lambda g: _xlsx(where / g.where), lambda: FIXED, death_match="duel")
+    assert not report.problems, report.problems
+    assert [g.number for g in season.read(_xlsx(where)).games] == ["1"]
+    assert engine.open_session(_xlsx(where / "games/1")).players == CAST
