@@ -201,6 +201,7 @@ def normal(text: str) -> str:
     (each game's salts are its own secret), and the moments (a watch started again after a kill
     goes on at the moment it was killed, where one never killed went on a second later)."""
     text = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC", "T", re.sub(r"[0-9a-f]{64}", "DIGEST", text))
+    text = re.sub(r"closes in [^,]*,", "closes in H,", text)  # a game's reminder, a second late after a kill
     return re.sub(r"\(in \d+ hours?( \d+ minutes?)?\)", "(in H)", text)
 
 
