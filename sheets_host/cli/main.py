@@ -187,9 +187,11 @@ def post(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
              err=True)
 
 
-@app.command(short_help="Check, remind, lock, resolve and post on the deadlines, until the game is over.")
+@app.command(short_help="Check, remind, lock, resolve and post on the deadlines, until the game (or the season's "
+                        "plan) is over.")
 @friendly
-def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
+def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP + " Or a season: its folder, or the "
+                                    "host season book's id or URL."),
           webhook: Optional[str] = WEBHOOK, private_webhooks: Optional[Path] = PRIVATE_WEBHOOKS,
           no_post: bool = typer.Option(False, "--no-post", help="Post nothing to Discord (no reminders either)."),
           once: bool = typer.Option(False, "--once", help="Do what is due now and exit (run it from cron)."),
@@ -201,6 +203,12 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     deadline, post the results, and go on with the next round, until the game is over. With the
     players' webhooks, each player also gets private receipts and nudges in their own channel.
 
+    Given a season, run the season: each game of it as above, and between games the season's
+    week (sheets-host season step): the decisions asked in the players' books, their answers or
+    the season's default at the deadline, the Death Matches made from the picks, the plan's next
+    Main Match; each posted in public, each player asked nudged in private. It exits once the
+    plan is done and nothing is owed.
+
     Everything it needs is in the host book, so stopping it (Ctrl-C) and starting it again, on any
     machine, never resolves or posts twice. The config's reminder hours and check minutes set it.
 
@@ -208,16 +216,29 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP),
     """
     from sheets_host.discord import post as posting
     from sheets_host.watch.loop import Watch
+    from sheets_host.watch.season import SeasonWatch, is_season
 
     source = open_where(where, backend, credentials, auth)
+    whole = is_season(source)
     url, webhooks = (None, None) if no_post else webhooks_for(
         where, webhook, private_webhooks, public=True,
-        instead="add --no-post to run the game without Discord (no reminders, no results posted)")
+        instead=f"add --no-post to run the {'season' if whole else 'game'} without Discord (no reminders, no results "
+                "posted)")
     if url:
         echo(f"posting to {posting.shown(url)}"
              + (f", and private pictures, receipts and nudges to the players' webhooks in {webhooks}" if webhooks else ""))
+    if whole and season:
+        raise typer.BadParameter(f"{where} is a season: --season goes with a game")
+    if whole:
+        from sheets_host.season import steps
+
+        place = steps.new_spreadsheets if source.name == "gsheets" else steps.folder_place
+        watcher = SeasonWatch(source, season_commands._opener(backend, credentials, auth, where), url, say=echo,
+                              webhooks=webhooks, place=place)
+    else:
+        watcher = Watch(source, url, say=echo, webhooks=webhooks)
     try:
-        over = Watch(source, url, say=echo, webhooks=webhooks).run(once=once)
+        over = watcher.run(once=once)
     except KeyboardInterrupt:
         echo("watch stopped: start it again to go on (the host book says what is done)")
         return

@@ -137,11 +137,14 @@ def webhooks_file(given: Path | None, folders: Sequence[Path] = ()) -> Path | No
     return named or found(WEBHOOKS_FILE, folders)
 
 
-def private_webhooks(path: Path, players: Sequence[str], public: str | None = None) -> dict[str, str]:
+def private_webhooks(path: Path, players: Sequence[str], public: str | None = None,
+                     others: Sequence[str] = ()) -> dict[str, str]:
     """Player -> the webhook of their private channel, from the file at `path`: one line a player,
     their name (matched as typed names are) then the address; blank lines and lines starting with
     '#' ignored. Every bad line is named at once, and no address is ever quoted. An address that is
-    another line's or the `public` one's is refused: each picture goes to its player alone."""
+    another line's or the `public` one's is refused: each picture goes to its player alone.
+    `others`: names the file may hold besides the players' (a season's file names its whole cast,
+    a game of it some): their lines are checked alike and left out."""
     try:
         lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as e:
@@ -149,11 +152,12 @@ def private_webhooks(path: Path, players: Sequence[str], public: str | None = No
     addresses: dict[str, str] = {}
     seen: dict[tuple[str, str | None], int] = {}  # ("player", name) and ("webhook", id) -> their line
     problems = []
+    names = [*players, *(o for o in others if o not in players)]
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            player, url = _webhook_line(line, players)
+            player, url = _webhook_line(line, names)
             mine = ("player", player), ("webhook", webhook_id(url))
             if mine[0] in seen:
                 raise SheetsHostError(f"{player} again (also on line {seen[mine[0]]})")
@@ -171,7 +175,7 @@ def private_webhooks(path: Path, players: Sequence[str], public: str | None = No
         raise SheetsHostError(
             f"the players' webhooks file {str(path)!r}: " + "; ".join(problems) + ". Each line is a player's name "
             "then their private channel's own webhook address (https://discord.com/api/webhooks/<number>/<token>); "
-            f"the players: {', '.join(players)}")
+            f"the players: {', '.join(names)}")
     return {p: addresses[p] for p in players if p in addresses}
 
 
@@ -266,7 +270,7 @@ Key = tuple[int, str, str, int]  # a posts record's round, player ("" for the pu
 
 
 def post(backend: Backend, url: str | None, dry_run: bool = False, clock: Clock = now_utc,
-         send: Send | None = None, webhooks: Path | None = None) -> PostReport:
+         send: Send | None = None, webhooks: Path | None = None, others: Sequence[str] = ()) -> PostReport:
     """Post (or with `dry_run` only compute) the last resolved round's messages, and with a
     `webhooks` file each player's private pictures to their own webhook; see the module."""
     with backend.hold("post"):
@@ -276,7 +280,7 @@ def post(backend: Backend, url: str | None, dry_run: bool = False, clock: Clock 
         addresses: dict[str, str] = {}
         report.receipts = {}
         if webhooks is not None:  # read before anything is sent: a bad line stops everything
-            addresses = private_webhooks(webhooks, session.players, url)
+            addresses = private_webhooks(webhooks, session.players, url, others)
             pictures = private_messages(session.game, session.state, number)
             report.private = {p: m for p, m in pictures.items() if p in addresses}
             report.receipts = {p: m for p, m in receipts.items() if p in addresses}

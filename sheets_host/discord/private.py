@@ -22,7 +22,7 @@ the state then, if it still differs from the last one sent.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -120,6 +120,7 @@ class Private:
     planned: list[tuple[str, Message]] = field(default_factory=list)
     due: datetime | None = None
     finished: Callable[[Private, Session], None] | None = None
+    others: Sequence[str] = ()  # names the webhooks file may hold besides the players' (`post.private_webhooks`)
 
     def __call__(self, session: Session, readings: Mapping[str, Reading]) -> None:
         try:
@@ -132,7 +133,7 @@ class Private:
 
     def _tell(self, session: Session, readings: Mapping[str, Reading]) -> None:
         self._session, self._records = session, read_private(session)
-        self._addresses = private_webhooks(self.webhooks, session.players, self.public)
+        self._addresses = private_webhooks(self.webhooks, session.players, self.public, self.others)
         number, now = session.open_round["round"], self.clock()
         limit = session.config.get("receipt minutes")
         every = timedelta(minutes=RECEIPT_MINUTES if limit is None else limit)

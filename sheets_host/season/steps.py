@@ -81,6 +81,7 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
         before = read(backend)
         season, opened = _settling(before, open_game, clock, settling)
         report.lines += [f"season: {line}" for line in settling.lines]
+        known = len(report.problems)
         report.problems += settling.problems
         report.waiting[:] = settling.waiting  # where the season stands: this pass's alone
         report.host.clear()
@@ -93,7 +94,7 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
     for game_backend, ask, frame, layout in deliveries:
         _deliver_ask(game_backend, ask, frame, layout, report)
     if settling.problems:
-        return False
+        return _made_again(backend, after, opened, open_game, clock, report, known)
     moved = after != before
     wk = week(after)
     report.host += [host_words(a) for a in wk.host]
@@ -117,6 +118,24 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
                             "the picks it was made from were voided (its Main Match's candidates changed)")
         return True
     return _make_next(backend, after, wk, open_game, clock, place, report, death_match, death_match_settings)
+
+
+def _made_again(backend: Backend, season: Season, opened, open_game: OpenGame, clock: Clock, report: StepReport,
+                known: int) -> bool:
+    """The season's last game made, when it could not be read because a step killed after
+    recording it did not make it (`next_game` run again makes the same game; this pass's
+    problems, from `known` on, go); whether it was."""
+    last = season.games[-1] if season.games else None
+    if last is None or last.number in opened:
+        return False
+    try:
+        next_game(backend, last.game, last.where, last.backend, open_game, list(last.players), clock=clock,
+                  settings=last.own)
+    except (SheetsHostError, SchemaErrors):
+        return False  # another problem than a game not made: it stands
+    del report.problems[known:]
+    report.lines.append(f"game {last.number}: {last.game} made at {last.where} (a step stopped before making it)")
+    return True
 
 
 def made_from_void_picks(season: Season):

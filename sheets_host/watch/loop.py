@@ -85,6 +85,16 @@ class _Wait(Exception):
         self.until = until
 
 
+def backoff(failures: int) -> timedelta:
+    """How long to wait after the `failures`th failure in a row: twice as long each time, from a
+    minute, up to `LONGEST_WAIT` (however many: the 42nd's 2 ** 41 minutes overflowed).
+
+    >>> [backoff(n).seconds // 60 for n in (1, 2, 3, 4, 5, 1000)]
+    [1, 2, 4, 8, 10, 10]
+    """
+    return min(LONGEST_WAIT, timedelta(minutes=2 ** min(failures - 1, 10)))
+
+
 def reminder(name: str, deadline: datetime, now: datetime) -> Message:
     """A reminder before the deadline: no player's name or progress, so nothing private."""
     return Message(f"\u23f0 **{name[:1].upper()}{name[1:]}** closes {from_now(deadline, now)}, at "
@@ -92,13 +102,34 @@ def reminder(name: str, deadline: datetime, now: datetime) -> Message:
                    "shows what counts.")
 
 
-class Watch:
-    """The host loop over one game (see the module). `say` gets one line per action."""
+class Passes:
+    """A host loop: `step` does one pass and says when the next is due (None: all is done)."""
+
+    clock: Clock
+
+    def step(self) -> datetime | None:
+        raise NotImplementedError
+
+    def run(self, once: bool = False, sleep: Callable[[float], object] = time.sleep) -> bool:
+        """Pass after pass until all is done; with `once`, only until nothing more is due now (for
+        cron). Whether all is done."""
+        while True:
+            wake = self.step()
+            if wake is None or (once and wake > self.clock()):
+                return wake is None
+            sleep(max(0.0, (wake - self.clock()).total_seconds()))
+
+
+class Watch(Passes):
+    """The host loop over one game (see the module): all is done once the game is over and
+    posted. `say` gets one line per action."""
 
     def __init__(self, backend: Backend, url: str | None = None, clock: Clock = now_utc,
-                 say: Callable[[str], None] = echo, send: Send | None = None, webhooks: Path | None = None):
+                 say: Callable[[str], None] = echo, send: Send | None = None, webhooks: Path | None = None,
+                 others: Sequence[str] = ()):
         self.backend, self.url, self.clock, self.send = backend, url, clock, send or send_to_discord
         self.webhooks = webhooks  # the players' webhooks file, read at each post (a fix needs no restart)
+        self.others = others  # names it may hold besides the players' (a season's cast: `post.private_webhooks`)
         self._say = say
         self.last_check: datetime | None = None
         self.last_counts: str = ""  # what the last check found, said again only when it changes
@@ -124,15 +155,6 @@ class Watch:
 
     def say(self, line: str) -> None:
         self._say(f"{stamp(self.clock())} {line}")
-
-    def run(self, once: bool = False, sleep: Callable[[float], object] = time.sleep) -> bool:
-        """Pass after pass until the game is over; with `once`, only until nothing more is due now
-        (for cron). Whether the game is over (and posted)."""
-        while True:
-            wake = self.step()
-            if wake is None or (once and wake > self.clock()):
-                return wake is None
-            sleep(max(0.0, (wake - self.clock()).total_seconds()))
 
     def step(self) -> datetime | None:
         """One pass; when the next one is due, or None once the game is over and posted."""
@@ -164,7 +186,7 @@ class Watch:
         except BookError as e:  # Google gave up after its own retries, a file is held open, ...
             self.known = None
             self.failures += 1
-            wait = min(LONGEST_WAIT, timedelta(minutes=2 ** (self.failures - 1)))
+            wait = backoff(self.failures)
             self.say(f"{e}; trying again in {wait.seconds // 60} min")
             return self.clock() + wait
         except BaseException:
@@ -263,7 +285,8 @@ class Watch:
     def _post(self, session: Session, last: Mapping[str, Any]) -> None:
         name = session.game.round_name(last["round"])
         try:
-            report = post(self.backend, self.url, clock=self.clock, send=self.send, webhooks=self.webhooks)
+            report = post(self.backend, self.url, clock=self.clock, send=self.send, webhooks=self.webhooks,
+                          others=self.others)
         except SheetsHostError as e:
             raise BookError(f"{name} not posted: {e}") from None  # waited out like any unreachable book
         done = report.said()
@@ -347,7 +370,7 @@ class Watch:
                 self._record(session.open_round["round"], "nudge", at, ", ".join(private.sent["nudge"]) or "none")
 
         return Private(self.webhooks, self.url, self.send, self.clock, nudge=nudges[-1] if nudges else None,
-                       finished=told)
+                       finished=told, others=self.others)
 
     def _check(self, name: str, session: Session | None = None, nudges: Sequence[str] = ()) -> None:
         """Check every player, or with the `session` of a round without time controls only those
@@ -483,4 +506,4 @@ def _minutes(delta: timedelta) -> str:
     return f"{minutes:g} min" if minutes == int(minutes) else f"{delta.total_seconds():.0f} s"
 
 
-__all__ = ["READS", "WATCH", "Plan", "Reads", "Watch", "plan", "reminder", "steps_done"]
+__all__ = ["READS", "WATCH", "Passes", "Plan", "Reads", "Watch", "backoff", "plan", "reminder", "steps_done"]
