@@ -233,7 +233,7 @@ def watch(where: str = typer.Argument(..., metavar="WHERE", help=WHERE_HELP + " 
         from sheets_host.season import steps
 
         place = steps.new_spreadsheets if source.name == "gsheets" else steps.folder_place
-        watcher = SeasonWatch(source, season_commands._opener(backend, credentials, auth, where), url, say=echo,
+        watcher = SeasonWatch(source, season_commands.game_opener(backend, credentials, auth, where), url, say=echo,
                               webhooks=webhooks, place=place)
     else:
         watcher = Watch(source, url, say=echo, webhooks=webhooks)

@@ -33,7 +33,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                        + _settings_help() + " Rulings: docs/season.md.")
 
 
-def _opener(backend: Optional[BackendName], credentials: Optional[Path], auth: Auth, season_where: str):
+def game_opener(backend: Optional[BackendName], credentials: Optional[Path], auth: Auth, season_where: str):
     """How a game of the season is opened: its where as recorded (a folder relative to the season's)."""
     def open_game(game):
         if game.backend == "xlsx":
@@ -95,7 +95,7 @@ def next_(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
 
     b = open_where(season, backend, credentials, auth)
     kind = "gsheets" if b.name == "gsheets" else "xlsx"
-    made = commands.next_game(b, game, folder, kind, _opener(backend, credentials, auth, season), split(players),
+    made = commands.next_game(b, game, folder, kind, game_opener(backend, credentials, auth, season), split(players),
                               split(red), split(green), settings=parse_settings(game, setting))
     g = made.game
     echo(f"game {g.number}: {made.title} ({g.match}) for {', '.join(g.players)}, seed {g.seed}, at {g.where}.")
@@ -118,7 +118,7 @@ def settled_and_said(season: str, backend: Optional[BackendName], credentials: O
     every game could be read."""
     from sheets_host.season import commands
 
-    report = commands.settle(open_where(season, backend, credentials, auth), _opener(backend, credentials, auth, season))
+    report = commands.settle(open_where(season, backend, credentials, auth), game_opener(backend, credentials, auth, season))
     for line in report.lines:
         echo(f"season: {line}")
     for problem in report.problems:
@@ -149,7 +149,7 @@ def stepped_and_said(season: str, backend: Optional[BackendName], credentials: O
 
     b = open_where(season, backend, credentials, auth)
     place = steps.new_spreadsheets if b.name == "gsheets" else steps.folder_place
-    report = steps.step(b, _opener(backend, credentials, auth, season), place=place)
+    report = steps.step(b, game_opener(backend, credentials, auth, season), place=place)
     for line in report.lines:
         echo(line)
     for line in report.waiting:
@@ -181,7 +181,7 @@ def decide(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP)
     from sheets_host.season import steps
 
     row = steps.decide(open_where(season, backend, credentials, auth), game, key, choice,
-                       _opener(backend, credentials, auth, season))
+                       game_opener(backend, credentials, auth, season))
     echo(f"game {row.game}: {row.key} = {row.choice} (the host's decision); next: sheets-host season step {season}")
 
 
@@ -242,7 +242,7 @@ def drop(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
     withdrawn): a Death Match made from picks a redo voided, a game made by mistake."""
     from sheets_host.season import steps
 
-    after = steps.drop(open_where(season, backend, credentials, auth), game, _opener(backend, credentials, auth,
+    after = steps.drop(open_where(season, backend, credentials, auth), game, game_opener(backend, credentials, auth,
                                                                                       season))
     echo(f"game {game} dropped; the season has {len(after.games)} game(s).")
 
@@ -327,7 +327,7 @@ def record(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP)
     from sheets_host.season.record import write_season_record
 
     written = write_season_record(open_where(season, backend, credentials, auth),
-                                  _opener(backend, credentials, auth, season), out, force=force)
+                                  game_opener(backend, credentials, auth, season), out, force=force)
     echo(f"season '{written['name']}': the record of {len(written['games'])} game(s) and {len(written['ledger'])} "
          f"ledger row(s) written to {out}"
          + ("" if written["complete"] else " (a game is not over: written with --force)"))
@@ -382,7 +382,7 @@ def demo(season: Path = typer.Argument(Path("demo-season"), metavar="FOLDER", he
     from sheets_host.season.demo import demo as play
     from .records import print_checks, verdict
 
-    report = play(open_where(str(season), BackendName.xlsx), _opener(BackendName.xlsx, None, Auth.oauth, str(season)),
+    report = play(open_where(str(season), BackendName.xlsx), game_opener(BackendName.xlsx, None, Auth.oauth, str(season)),
                   seed, season / "record.json", say=echo, force=force)
     failed = print_checks(report.verified.checks)
     echo(f"books: {season}/host.xlsx, {season}/public.xlsx, and each game's in {season}/games/; the record: "

@@ -75,5 +75,7 @@ def give_decision(backend: Backend, key: str, value: str, by: str, clock: Clock 
         held = commitments.current(commitments.read(session.tabs, session.players), last, "host")
         if held and held[-1].get("text") and json.loads(held[-1]["text"]).get(key) == value:
             return False
-    resolve(backend, redo=True, clock=clock, reason=f"config '{key}' given: {value} ({by})")
+    # The reason is published with the round's root: it says what was given and by what, never the
+    # value (a decision the rules keep private, a guest's cosmos, is the host's and the record's).
+    resolve(backend, redo=True, clock=clock, reason=f"config '{key}' given ({by})")
     return True

@@ -143,6 +143,11 @@ def test_the_players_choice_is_given_to_the_game_settled_and_then_the_picks_begi
     session = open_session(backend(granted / "games/1"))
     assert session.config["bonus token"] == "Cy"
     assert "decided: Cy" in tab(granted, "1", "Ann", DECISION_TAB).iloc[0]["status"]
+    # The redo that gave it is published with its reason: what was given and by what, never the value.
+    public = backend(granted / "games/1").book("public").read()
+    said = [" ".join(str(v) for v in row) for frame in public.values() for row in frame.itertuples(index=False)]
+    assert any("config 'bonus token' given (decided in the season's week" in line for line in said)
+    assert not any("given: Cy" in line for line in said)
     # Candidate 1 is Ed (the higher of the two lowest): asked first; Fay waits.
     pick = tab(granted, "1", "Ed", PICK_TAB)
     assert pick is not None and pick.iloc[0]["choices"] == "Bo, Di"  # Ann and Cy hold Tokens of Life
