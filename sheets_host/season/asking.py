@@ -45,9 +45,7 @@ def ask_frame(ask: Ask, deadline: str, decided: Decision | None = None, typed: s
                   "reads it, and then cannot change")
     else:
         status = f"decided: {decided.choice} ({decided.note})"
-    what = (f"your opponent in your Death Match (you are Elimination Candidate {ask.key.split()[-1]})"
-            if ask.is_pick else ask.what)
-    row = dict(zip(COLUMNS, [typed if decided else None, what, ", ".join(ask.choices), deadline, status,
+    row = dict(zip(COLUMNS, [typed if decided else None, ask.yours, ", ".join(ask.choices), deadline, status,
                              before or "none", ask.rule, ask.basis]))
     if not ask.is_pick:
         del row["picks before yours"]

@@ -74,6 +74,13 @@ class Ask:
     def is_pick(self) -> bool:
         return self.key.startswith(PICK)
 
+    @property
+    def yours(self) -> str:
+        """What is decided, as the player asked reads it ("you decide ...")."""
+        if self.is_pick:
+            return f"your opponent in your Death Match (you are Elimination Candidate {self.key.split()[-1]})"
+        return self.what
+
 
 @dataclass(frozen=True)
 class Week:

@@ -226,7 +226,7 @@ def _answer(season: Season, ask: Ask, player: str, how: str) -> Decision | None:
 
 def _opening(season: Season, ask: Ask, deadline: datetime, now: datetime) -> str:
     before = "".join(f"\nElimination Candidate {k} {c} picked {o}." for k, (c, o) in enumerate(ask.before, 1))
-    return (f"\U0001f5f3\ufe0f {_game(season, ask.game)}: you decide {ask.what}, among {', '.join(ask.choices)}, by "
+    return (f"\U0001f5f3\ufe0f {_game(season, ask.game)}: you decide {ask.yours}, among {', '.join(ask.choices)}, by "
             f"{when(deadline, now)}.\nType your choice in the '{tab_of(ask)}' tab of your book of game {ask.game} "
             f"(its yellow cell); it counts as soon as the season reads it.{before}\n{_default(season)}")
 
@@ -234,7 +234,7 @@ def _opening(season: Season, ask: Ask, deadline: datetime, now: datetime) -> str
 def _reminder(season: Season, ask: Ask, deadline: datetime, now: datetime, typed: Decision | None) -> str:
     said = (f"what you typed, '{as_typed(typed.typed)}', does not count: {as_typed(typed.note)}" if typed
             else "nothing typed yet")
-    return (f"\u23f0 {_game(season, ask.game)}: you have until {when(deadline, now)} to decide {ask.what}.\n"
+    return (f"\u23f0 {_game(season, ask.game)}: you have until {when(deadline, now)} to decide {ask.yours}.\n"
             f"Your '{tab_of(ask)}' tab: {said}.\n{_default(season)}")
 
 
