@@ -38,7 +38,7 @@ from sheets_host.kit.result import (ARTEFACTS, COSMOS, DEATH_MATCH, ELIMINATION,
 from sheets_host.kit.table import Column, TabSchema
 from .ledger import Entry
 from .state import Season, SeasonGame
-from .week import ASKED, DECIDED, VOID, asked_of
+from .week import ASKED, DECIDED, NOT_COUNTED, VOID, asked_of
 from .tabs import CAST_TAB, DECISIONS_TAB, GAMES_TAB, LEDGER_TAB, PLAN_TAB, SEASON_TAB as HOST_SEASON_TAB
 
 SEASON_TAB = "season"  # each player's tab in each game's books
@@ -237,10 +237,12 @@ def season_tab(season: Season, player: str) -> pd.DataFrame:
     public = season.settings.garnets_public
     rows: list[tuple[str, list[object]]] = [("season", ["season", None, None, season.name]),
                                            ("standing", ["standing", None, None, words])]
-    for ask, deadline in asked_of(season, player):  # the week's asks, first: what they must do now
+    for ask, deadline, last in asked_of(season, player):  # the week's asks, first: what they must do now
         where = "death match pick" if ask.is_pick else "decision"
-        rows.append(("asked", ["asked of you", None, None, f"{ask.what}: type your choice in your '{where}' tab "
-                               f"of game {ask.game}'s book by {deadline}"]))
+        told = (f"; what you typed, {last.typed!r}, does not count: {last.note}" if last and last.how == NOT_COUNTED
+                else f"; {last.choice!r} counted, waiting for the others deciding with you" if last else "")
+        rows.append(("asked", ["asked of you", None, None, f"{ask.yours}: type your choice in your '{where}' tab "
+                               f"of game {ask.game}'s book by {deadline}{told}"]))
     for what in (TOKEN, GARNET, COSMOS, *ARTEFACTS):
         seen_by = "everyone sees them"
         if what in ARTEFACTS:

@@ -237,13 +237,15 @@ def pending_death_match(season: Season, wk: Week) -> tuple[str, str] | None:
     return next(((c, o) for c, o in wk.death_matches if c in owed), None)
 
 
-def asked_of(season: Season, player: str) -> list[tuple[Ask, str]]:
-    """What the season asks of `player` now, each with its deadline (once asked)."""
+def asked_of(season: Season, player: str) -> list[tuple[Ask, str, Decision | None]]:
+    """What the season asks of `player` now, each with its deadline (once asked) and their last
+    answer read (None: nothing typed yet), counted or not."""
     out = []
     for ask in week(season).asks:
         if player in ask.players:
-            asked = next((d for d in season.decisions if (d.game, d.key, d.basis, d.how) ==
-                          (ask.game, ask.key, ask.basis, ASKED)), None)
+            rows = [d for d in season.decisions if (d.game, d.key, d.basis) == (ask.game, ask.key, ask.basis)]
+            asked = next((d for d in rows if d.how == ASKED), None)
+            last = next((d for d in reversed(rows) if d.player == player and d.how in (ANSWERED, NOT_COUNTED)), None)
             if asked is not None:
-                out.append((ask, asked.deadline))
+                out.append((ask, asked.deadline, last))
     return out

@@ -131,6 +131,10 @@ def test_a_candidate_as_the_extra_token_is_refused_naming_what_is_allowed_and_ar
     rows = read(granted).decisions
     assert [(d.how, d.typed) for d in rows] == [(ASKED, ""), (NOT_COUNTED, "Fay")]
     assert read(granted).held("Fay", TOKEN) == 0
+    told = tab(granted, "1", "Ann", "season")  # Ann reads it in her own book, with what is allowed
+    told = told[told["what"] == "asked of you"].iloc[0]["why"]
+    assert "what you typed, 'Fay', does not count: tab 'decision', cell A2: 'Fay' is not one of the choices; " \
+           "allowed: Bo, Cy, Di" in told
     public = backend(granted).book("public").read(["week"])["week"]  # what Ann typed is hers and the host's
     assert public[["asked of", "what", "outcome"]].values.tolist() == [["Ann", "one more Token of Life", "open"]]
 
