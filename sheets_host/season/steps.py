@@ -26,7 +26,6 @@ from sheets_host.engine.host import Clock, now_utc, open_session, parse_time, st
 from sheets_host.kit import cells
 from sheets_host.kit.errors import SchemaErrors, SheetsHostError
 from sheets_host.kit.result import DEATH_MATCH, HOST
-from . import books
 from .asking import ask_frame, ask_layout, read_answer, stands, tab_of
 from .commands import (NEW_SPREADSHEETS, Made, OpenGame, SettleReport, _deliver_changed, _settling, _write, next_game,
                        read, unrecorded)
