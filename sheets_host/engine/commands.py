@@ -208,18 +208,24 @@ def lock(backend: Backend, clock: Clock = now_utc, expect: int | None = None) ->
 
 
 def resolve(backend: Backend, redo: bool = False, early: bool = False, allow_empty: bool = False,
-            clock: Clock = now_utc, expect: int | None = None, reason: str | None = None) -> ResolveReport:
+            clock: Clock = now_utc, expect: int | None = None, reason: str | None = None,
+            config: pd.DataFrame | None = None) -> ResolveReport:
     """Resolve the open round (or, with redo, the last resolved one again from its snapshot); with
     `expect`, only if that round is the open one. The host's `reason` (for a redo, or an edit of
-    the state since the last round) goes into the round's root."""
+    the state since the last round) goes into the round's root. `config`: a redo's new config
+    tab, written in the redo's own commit, so no kill leaves a config the round was not resolved
+    with (`engine.given`)."""
     reason = host_reason(reason)
     with backend.hold("resolve --redo" if redo else "resolve"):
         session, books, read, delivery = caught_up(backend, clock, correcting=redo)
         if delivery is not None:  # the command a crash interrupted is finished; the next round waits
             return delivery
         _expected(session, expect)
-        return (_redo if redo else _resolve_open)(session, books, read, early=early, allow_empty=allow_empty,
-                                                  reason=reason)
+        if not redo:
+            return _resolve_open(session, books, read, early=early, allow_empty=allow_empty, reason=reason)
+        if config is not None:  # the tab as the book shows it stays the session's until the commit (a diff's base)
+            session.config = read_config(config, session.game)
+        return _redo(session, books, read, reason=reason, config=config)
 
 
 REASON_LIMIT = 500  # characters: a reason is read in an announcement, a line or two
@@ -274,7 +280,7 @@ def _submission_commitments(session: Session, number: int, attempt: int, reading
                                       session.players, stamp(session.clock()), session.commit.salt_key)
 
 
-def _redo(session: Session, books, read, *, reason: str | None, **_) -> ResolveReport:
+def _redo(session: Session, books, read, *, reason: str | None, config: pd.DataFrame | None) -> ResolveReport:
     last = session.last_resolved
     if last is None:
         raise RoundError("no round has been resolved yet: there is nothing to redo")
@@ -288,11 +294,12 @@ def _redo(session: Session, books, read, *, reason: str | None, **_) -> ResolveR
                  "as the archive holds it now")
     note_unread(session, number, attempt, {p: replace(readings[p], unread=told)
                                            for p, told in unread_at(session, number, last["attempt"]).items()})
-    return _apply(session, books, read, last, state, readings, attempt, archive, redo=True, reason=reason)
+    return _apply(session, books, read, last, state, readings, attempt, archive, redo=True, reason=reason,
+                  config=config)
 
 
 def _apply(session: Session, books, read, record: dict, state: Any, readings: Mapping[str, Reading], attempt: int,
-           archive: list[dict], *, redo: bool, reason: str | None) -> ResolveReport:
+           archive: list[dict], *, redo: bool, reason: str | None, config: pd.DataFrame | None = None) -> ResolveReport:
     """Resolve `readings` on `state`, commit to the host book, then deliver."""
     game, clock = session.game, session.clock
     number = record["round"]
@@ -361,6 +368,8 @@ def _apply(session: Session, books, read, record: dict, state: Any, readings: Ma
                                  session.commit.salt_key, committed + made, replaced, reason, edits)
     if redo:
         extra[commitments.COMMITMENTS.name] = commitments.host_frame(committed + made)
+    if config is not None:
+        extra["config"] = config
     text = commitments.announced(game, committed + made, number, state, new_state)
     files = round_files(game, new_state, number, text)
     check_writable(session, books)

@@ -1,10 +1,12 @@
 """A decision the game's rules leave open at its end, given from outside the game after it (a
 season: the player's own decision, read from their book): written into the config as the host
-would type it, marked `given by`, then the last round resolved again so that its host commitment,
-its results and every book hold it.
+would type it, marked `given by`, with the last round resolved again in the same commit of the host
+book, so that its host commitment, its results and every book hold it.
 
-Run again after a kill at any moment it finishes: the config already holds the value, and the
-last round is resolved again only while its commitment does not.
+Run again after a kill at any moment it finishes: a kill before that commit leaves the config as
+it was (a result read from the config never shows a value its round was not resolved with); after
+it, the delivery is finished and nothing is resolved again. A config given by an earlier version
+(written alone) is resolved again while the round's commitment does not hold it.
 """
 
 from __future__ import annotations
@@ -66,16 +68,20 @@ def give_decision(backend: Backend, key: str, value: str, by: str, clock: Clock 
         if not rows:
             raise SheetsHostError(f"config: no row {key!r} (restore it: sheets-host games {game.name} lists it)")
         wanted = {"value": value, GIVEN_BY: by, AS_GIVEN: value}
+        given = None
         if any(cells.text(config.at[rows[0], c]) != v for c, v in wanted.items()):
             for column, v in wanted.items():
                 config.at[rows[0], column] = v
             _check(session, config, key, value)
-            session.host.write({"config": config})
-        last = session.last_resolved["round"]
-        held = commitments.current(commitments.read(session.tabs, session.players), last, "host")
-        if held and held[-1].get("text") and json.loads(held[-1]["text"]).get(key) == value:
-            return False
-    # The reason is published with the round's root: it says what was given and by what, never the
-    # value (a decision the rules keep private, a guest's cosmos, is the host's and the record's).
-    resolve(backend, redo=True, clock=clock, reason=f"config '{key}' given ({by})")
+            given = config
+        else:
+            last = session.last_resolved["round"]
+            held = commitments.current(commitments.read(session.tabs, session.players), last, "host")
+            if held and held[-1].get("text") and json.loads(held[-1]["text"]).get(key) == value:
+                return False
+    # The config goes into the redo's own commit: a kill leaves the value given with its round
+    # resolved again, or neither. The reason is published with the round's root: it says what was
+    # given and by what, never the value (a decision the rules keep private, a guest's cosmos, is
+    # the host's and the record's).
+    resolve(backend, redo=True, clock=clock, reason=f"config '{key}' given ({by})", config=given)
     return True
