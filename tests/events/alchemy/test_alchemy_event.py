@@ -1,7 +1,6 @@
 """Alchemy as a festival event: the sample data, whole games by bots, privacy, tabs and the sample's balance."""
 
 import random
-import time
 from collections import Counter
 
 import pandas as pd
@@ -138,14 +137,11 @@ def test_a_host_edit_of_the_turns_tab_is_read_or_refused_naming_tab_row_and_colu
     assert "one row for every participant every round" in text
 
 
-def test_resolve_is_quick_and_deterministic():
+def test_resolve_is_deterministic():
+    # How quick it is is `sheets-host simulate`'s to measure (a benchmark), never a timed test.
     players = [f"P{i}" for i in range(7)]
     state = EVENT.setup(players, {}, DATA, random.Random(0))
     subs = {p: EVENT.bots()["greedy"](state, p, random.Random(p)) for p in players}
-    started = time.perf_counter()
-    for _ in range(20):
-        EVENT.resolve(state, subs, 1, random.Random(3))
-    assert (time.perf_counter() - started) / 20 < 0.005  # about a millisecond; generous for slow machines
     assert EVENT.resolve(state, subs, 1, random.Random(3)) == EVENT.resolve(state, subs, 1, random.Random(3))
 
 
