@@ -98,6 +98,8 @@ class SeasonWatch(Passes):
             return self.clock() + BUSY_WAIT
         except BookError as e:  # Google gave up after its retries, Discord unreachable, ...
             return self._later(str(e))
+        except SchemaErrors as e:  # the host's typing in the season book: named, and read again until put right
+            return self._later(f"{e} (the season waits until it is put right)")
 
     def _later(self, why: str) -> datetime:
         """A step owed again after a failure, later each time."""
@@ -116,12 +118,15 @@ class SeasonWatch(Passes):
             return min(filter(None, (self.due, now + self.check)))
         if self.done is None:
             self._begin()
+        # Posts in the order of what happened, however often the watch was killed: a game's round
+        # resolved before the step, the step's news, then the rounds its decisions resolved again.
+        self._post_owed(self.season or read(self.backend), redone=False)
         report = steps.step(self.backend, self.open_game, self.clock, self.place, death_match=self.death_match)
         for line in report.lines:
             self.say(line)
         self.season = season = read(self.backend)
-        self._post_owed(season)
         self._tell(season)
+        self._post_owed(season, redone=True)
         self._waits(report)
         open_ = [g for g in season.games if not (g.settlement and g.settlement.over)]
         if open_:
@@ -268,17 +273,24 @@ class SeasonWatch(Passes):
         return Watch(self.open_game(g), self.url, self.clock, self._say, self.send, self.webhooks,
                      self.season.cast if self.season else ())
 
-    def _post_owed(self, season: Season) -> None:
+    def _post_owed(self, season: Season, redone: bool) -> None:
         """The last round of the games just over posted as `watch GAME` posts it, once: a game
         whose watch was killed before its post, and the last Main Match, whose last round a
-        decision given to it resolved again (its results edited, its new root in a new message).
-        Their commits noted: a change of one is a redo or an undo."""
+        decision given to it resolved again (its results edited, its new root in a new message);
+        `redone`: only rounds resolved again, else only the others. Their commits noted: a change
+        of one is a redo or an undo."""
         over = [g for g in season.games if g.settlement and g.settlement.over]
         main = season.last(MAIN_MATCH)
-        for number in dict.fromkeys(g.number for g in [*over[-1:], *([main] if main else [])]):
+        # The latest game too: over, and not yet settled when its watch was killed before its post.
+        for number in dict.fromkeys(g.number for g in [*over[-1:], *season.games[-1:], *([main] if main else [])]):
             g = season.game(number)
-            session = open_session(self.open_game(g), self.clock)
+            try:
+                session = open_session(self.open_game(g), self.clock)
+            except BookError:  # recorded by the season, not made yet: the step makes it
+                continue
             self.versions[number] = session.commit.version
             last = session.last_resolved
+            if not session.game.is_over(session.state) or (session.commit.operation == "redo") != redone:
+                continue
             if self.url and last is not None and ("post", last["round"], last["resolved at"]) not in steps_done(session):
                 self._watch(g).step()

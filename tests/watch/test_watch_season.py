@@ -332,6 +332,26 @@ def test_a_book_that_stays_unreachable_is_tried_again_every_ten_minutes_however_
     assert waits[60:] == waits[:60]
 
 
+def test_a_season_tab_the_host_types_wrong_is_named_and_the_watch_goes_on_once_it_is_put_right(installed, tmp_path):
+    where, now, lines = tmp_path / "season", [FIXED], []
+    season.new_season(_xlsx(where), "Larks", CAST, 7, clock=lambda: now[0])
+    steps.plan(_xlsx(where), [Planned("grant", "games/1")])
+    host = _xlsx(where).book("host")
+    good = host.read(["season"])["season"]
+    bad = good.copy()
+    bad.loc[bad["key"] == "death match settings", "value"] = "round hours=soon"
+    host.write({"season": bad})
+    watching = SeasonWatch(_xlsx(where), lambda g: _xlsx(where / g.where), None, lambda: now[0], lines.append,
+                           death_match="duel")
+    wake = watching.step()
+    assert wake == now[0] + timedelta(minutes=1) and "column 'death match settings'" in lines[-1], lines
+    assert "round hours='soon': a number >= 0" in lines[-1] and "waits until it is put right" in lines[-1]
+    host.write({"season": good})
+    now[0] = wake
+    watching.step()
+    assert season.read(_xlsx(where)).games[0].game == "grant"
+
+
 def test_watch_tells_a_season_from_a_game_by_its_host_book_and_runs_it_from_the_command_line(installed, tmp_path,
                                                                                           monkeypatch):
     from typer.testing import CliRunner
