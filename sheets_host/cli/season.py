@@ -9,7 +9,7 @@ import typer
 
 from sheets_host.games import names as game_names
 from sheets_host.kit.console import echo
-from .settings import parse_settings
+from .settings import key_values, parse_settings
 from .options import (AUTH, BACKEND, CREDENTIALS, WEBHOOK, Auth, BackendName, friendly, open_where, player_list,
                       webhooks_for)
 
@@ -24,7 +24,8 @@ def _settings_help() -> str:
             "'token of life lasts': next death match picks (default, as on the show) or the season; 'decision hours': "
             "each decision's and each Death Match pick's time (default 24); 'when nobody decides': drawn (default: "
             "among the choices, from the seed) or the host decides; 'one player in two death matches': no (default) "
-            "or yes.")
+            "or yes; 'death match settings': Spirit Chain's settings for each Death Match made, e.g. first "
+            "deadline=+24; round hours=24 (default: none, the game's own; `season plan --death-matches` sets them).")
 
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -57,12 +58,7 @@ def new(season: str = typer.Argument(..., metavar="SEASON", help="xlsx: a folder
     from sheets_host.season import commands
 
     names, emails = player_list(cast)
-    settings = {}
-    for item in setting:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"--set {item!r}: key=value")
-        settings[key.strip()] = value.strip()
+    settings = key_values(setting)
     b = open_where(season, backend, credentials, auth)
     made = commands.new_season(b, name or Path(season).name, names, seed, emails, settings, force=force)
     echo(f"season '{made.name}': {len(made.cast)} players; Gamewide Tiebreak {', '.join(made.settings.tiebreak)}.")
@@ -197,30 +193,43 @@ def plan(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
          red: Optional[str] = typer.Option(None, "--red", help="With --add pyramid-superiority: the Red Meadow."),
          green: Optional[str] = typer.Option(None, "--green", help="With --add pyramid-superiority: the Green "
                                              "Meadow's three spectators."),
-         setting: list[str] = typer.Option([], "--set", help="With --add: a game setting, key=value (repeatable)."),
+         setting: list[str] = typer.Option([], "--set", help="With --add or --death-matches: a game setting, "
+                                           "key=value (repeatable); a first deadline may be hours after the game is "
+                                           "made: \"first deadline=+24\"."),
+         death_matches: bool = typer.Option(False, "--death-matches", help="Set every Death Match's settings from "
+                                            "now on to --set's (none: Spirit Chain's defaults, with no deadlines)."),
          drop: list[int] = typer.Option([], "--drop", help="A plan row not made yet, to remove (repeatable)."),
          backend: Optional[BackendName] = BACKEND, credentials: Optional[Path] = CREDENTIALS, auth: Auth = AUTH):
-    """List the season's plan of Main Matches in order; --add one at its end, --drop one not made.
+    """List the season's plan of Main Matches in order; --add one at its end, --drop one not made;
+    --death-matches sets what each Death Match the picks make is made with.
 
     `watch SEASON` (and `season step`) makes the plan's next Main Match once the week after the
-    last is over: its decisions made, its Death Matches played.
+    last is over: its decisions made, its Death Matches played. A first deadline written "+24" is
+    24 hours after the game is made, so `watch` plays it with no one typing a date.
 
-    Example: sheets-host season plan seasons/larks --add wind-guide-me
+    Example: sheets-host season plan seasons/larks --add wind-guide-me --set "first deadline=+24" --set "round hours=24"
+
+    Example: sheets-host season plan seasons/larks --death-matches --set "first deadline=+2" --set "round hours=1"
     """
     from sheets_host.season import commands, steps
     from sheets_host.season.state import Planned
+    from sheets_host.season.takes import pairs_text
 
     def split(text):
         return tuple(n.strip() for n in (text or "").split(",") if n.strip())
 
     added = []
+    if add and death_matches:
+        raise typer.BadParameter("--add and --death-matches: one at a time (each takes its own --set)")
     if add:
-        added.append(Planned(add, where or "", split(players), split(red), split(green),
-                             {k: str(v) for k, v in parse_settings(add, setting).items()}))
-    elif where or players or red or green or setting:
-        raise typer.BadParameter("--where, --players, --red, --green and --set go with --add")
+        added.append(Planned(add, where or "", split(players), split(red), split(green), key_values(setting)))
+    elif where or players or red or green or (setting and not death_matches):
+        raise typer.BadParameter("--where, --players, --red and --green go with --add; --set with --add or "
+                                 "--death-matches")
     b = open_where(season, backend, credentials, auth)
-    after = steps.plan(b, added, drop) if (added or drop) else commands.read(b)
+    changes = added or drop or death_matches
+    after = (steps.plan(b, added, drop, key_values(setting) if death_matches else None) if changes
+             else commands.read(b))
     made = sum(1 for g in after.games if g.match != "Death Match")
     if not after.plan:
         echo("the plan is empty: sheets-host season plan SEASON --add GAME")
@@ -231,6 +240,9 @@ def plan(season: str = typer.Argument(..., metavar="SEASON", help=SEASON_HELP),
         extra += [f"{key}={value}" for key, value in p.own.items()]
         echo(f"{k}. {p.game}{' at ' + p.where if p.where else ''}{' (' + '; '.join(extra) + ')' if extra else ''}"
              f"{' - made' if k <= made else ''}")
+    dm = after.settings.death_match
+    echo("Death Matches: " + (pairs_text(dm) if dm else
+                              "Spirit Chain's defaults, no deadlines (set them: --death-matches --set KEY=VALUE)"))
 
 
 @app.command("drop")

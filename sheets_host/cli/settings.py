@@ -15,6 +15,23 @@ def setting_columns(game) -> list:
     return list(game.settings) + [c for c in ENGINE_SETTINGS if c.name not in ("game", "seed")]
 
 
+def key_values(items: list[str], allowed: str = "") -> dict[str, str]:
+    """`--set key=value` items as a dict, keys with their spaces tidied; an item without '=' is
+    an error saying how to write it (and `allowed`).
+
+    >>> key_values(["max  cycles = 1", "round hours=24"])
+    {'max cycles': '1', 'round hours': '24'}
+    """
+    settings = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        key = " ".join(key.split())
+        if not eq:
+            raise SheetsHostError(f"--set {item!r} has no '=': write --set \"{key}=VALUE\"" + (f"; {allowed}" if allowed else ""))
+        settings[key] = value.strip()
+    return settings
+
+
 def parse_settings(game_name: str, items: list[str]) -> dict[str, str]:
     """`--set key=value` items as a dict; an item without '=', an unknown key, or game or seed
     (which have their own arguments) is an error naming the settings there are."""
@@ -28,16 +45,13 @@ def parse_settings(game_name: str, items: list[str]) -> dict[str, str]:
                f"(sheets-host games {game.name} shows their defaults and meaning)")
     settings = {}
     for item in items:
-        key, eq, value = item.partition("=")
-        key = " ".join(key.split())
-        if not eq:
-            raise SheetsHostError(f"--set {item!r} has no '=': write --set \"{key}=VALUE\"; {allowed}")
+        ((key, value),) = key_values([item], allowed).items()
         if key.casefold() in ("game", "seed"):
             raise SheetsHostError(f"--set {item!r}: the {key.casefold()} is given by "
                                   f"{'--seed' if key.casefold() == 'seed' else 'the GAME argument'}, not --set")
         if key.casefold() not in known:
             raise SheetsHostError(f"--set {item!r}: unknown setting {key!r}; {allowed}")
-        settings[known[key.casefold()]] = value.strip()
+        settings[known[key.casefold()]] = value
     return settings
 
 

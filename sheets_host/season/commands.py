@@ -28,7 +28,7 @@ from . import books
 from .ledger import BY_HOST, BY_SEASON, Entry, net, settled
 from .state import Season, SeasonGame, Settlement, result_changes
 from .tabs import DECISIONS_TAB, DEFAULTS, PLAN_TAB, SETTINGS, host_tabs, ledger_frame, load, read_settings
-from .takes import expiring, making, match_of
+from .takes import dated, expiring, making, match_of
 from .week import host_words, pending_death_match, week
 
 BOOKS = "books"  # role -> book: where the season's public book is (Google: its spreadsheet)
@@ -163,12 +163,11 @@ def next_game(backend: Backend, game: str, where: str, backend_kind: str, open_g
             ours = sorted(k for k in (settings or {}) if k.casefold() in {g.casefold() for g in plan.given})
             if ours:
                 raise SheetsHostError(f"--set {', '.join(ours)}: given by the season from its ledger, not by hand")
-            number = season.next_number()
-            when = stamp(clock())
+            number, now = season.next_number(), clock()
+            when = stamp(now)
+            own = dated({k: cells.text(v) for k, v in (settings or {}).items()}, now)
             made = SeasonGame(number, game, match_of(game), where, backend_kind, plan.players, game_seed(season, number),
-                              when, {k: plan.settings[k] for k in plan.given}, own={k: cells.text(v) for k, v in
-                                                                                (settings or {}).items()},
-                              made_after=len(season.entries))
+                              when, {k: plan.settings[k] for k in plan.given}, own=own, made_after=len(season.entries))
             first = len(season.entries)
             gone = tuple(Entry(first + i, when, number, "made", p, TOKEN, -n,
                                "a Token of Life protects in the Death Match picks right after the game that gave it "

@@ -91,7 +91,8 @@ def demo(backend: Backend, open_game: commands.OpenGame, seed: int, record: Path
     if force:
         _discard_games(backend, open_game)
     commands.new_season(backend, "Demo", names, seed, clock=clock, force=force)
-    steps.plan(backend, [Planned(g, green=green() if g == "pyramid-superiority" else (), own=SHORT[g]) for g in plan])
+    steps.plan(backend, [Planned(g, green=green() if g == "pyramid-superiority" else (), own=SHORT[g]) for g in plan],
+               death_matches=DUEL)
     say(f"season 'Demo' for {', '.join(names)} (seed {seed}); the plan: {', '.join(plan)}")
     play_season(backend, open_game, seed, place, say, clock)
     season = commands.read(backend)
@@ -122,7 +123,7 @@ def play_season(backend: Backend, open_game, seed: int, place: steps.Place, say:
     bots = Bots(seed, open_game)
     for _ in range(STEPS):
         clock.move(clock() + timedelta(hours=1))
-        report = steps.step(backend, open_game, clock, place, death_match_settings=DUEL)
+        report = steps.step(backend, open_game, clock, place)
         _tell(report, say)
         for problem in report.problems:
             if bots.refused(problem):

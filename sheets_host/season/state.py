@@ -32,6 +32,7 @@ class SeasonSettings:
     decision_hours: float = 24.0
     picks_default: str = PICKS_DRAWN
     twice_picked: bool = False  # one player may be picked for two Death Matches
+    death_match: Mapping[str, str] = field(default_factory=dict)  # the host's settings for each Death Match made
 
 
 @dataclass(frozen=True)

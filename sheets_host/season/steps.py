@@ -30,11 +30,10 @@ from .asking import ask_frame, ask_layout, read_answer, stands, tab_of
 from .commands import (NEW_SPREADSHEETS, Made, OpenGame, SettleReport, _deliver_changed, _settling, _write, next_game,
                        read, unrecorded)
 from .state import PICKS_BY_HOST, Planned, Season
-from .takes import match_of
+from .takes import DEATH_MATCH_GAME, host_settings, match_of
 from .week import (ANSWERED, ASKED, DECIDED, NOT_COUNTED, PICK, SEASON_DEFAULT, VOID, Ask, Decision, deadline,
                    host_words, outcome, pending_death_match, week)
 
-DEATH_MATCH_GAME = "spirit-chain"
 # Where a game the season makes goes: given the season and the game (its number is the next).
 Place = Callable[[Season, str], str]
 
@@ -60,20 +59,19 @@ class StepReport:
 
 
 def step(backend: Backend, open_game: OpenGame, clock: Clock = now_utc, place: Place = folder_place,
-         passes: int = 24, death_match: str = DEATH_MATCH_GAME,
-         death_match_settings: Mapping[str, object] | None = None) -> StepReport:
+         passes: int = 24, death_match: str = DEATH_MATCH_GAME) -> StepReport:
     """The season moved on as far as it can now (`passes` bounds a step that keeps finding work);
     its Death Matches are games of `death_match` (the rule texts': Spirit Chain), made with the
-    host's `death_match_settings` (deadlines, its rules: `season next --set`'s)."""
+    season setting 'death match settings' (deadlines, its rules), each Main Match with its plan row's."""
     report = StepReport()
     for _ in range(passes):
-        if not _pass(backend, open_game, clock, place, report, death_match, death_match_settings):
+        if not _pass(backend, open_game, clock, place, report, death_match):
             break
     return report
 
 
 def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, report: StepReport,
-          death_match: str, death_match_settings: Mapping[str, object] | None) -> bool:
+          death_match: str) -> bool:
     """One pass; whether it did anything (another pass may then find more to do)."""
     settling = SettleReport()
     with backend.hold("season step"):
@@ -116,7 +114,7 @@ def _pass(backend: Backend, open_game: OpenGame, clock: Clock, place: Place, rep
         report.lines.append(f"game {void.number} ({void.game}, {', '.join(void.players)}) dropped before it began: "
                             "the picks it was made from were voided (its Main Match's candidates changed)")
         return True
-    return _make_next(backend, after, wk, open_game, clock, place, report, death_match, death_match_settings)
+    return _make_next(backend, after, wk, open_game, clock, place, report, death_match)
 
 
 def _made_again(backend: Backend, season: Season, opened, open_game: OpenGame, clock: Clock, report: StepReport,
@@ -230,7 +228,7 @@ def _deliver_ask(game_backend: Backend, who_ask, frame, layout, report: StepRepo
 
 
 def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock: Clock, place: Place,
-               report: StepReport, death_match: str, death_match_settings: Mapping[str, object] | None) -> bool:
+               report: StepReport, death_match: str) -> bool:
     """The next game, when the season is ready for it: a Death Match the picks made, else the next
     Main Match of the plan once the week is over. Whether one was made."""
     open_games = [g for g in season.games if not (g.settlement and g.settlement.over)]
@@ -240,8 +238,7 @@ def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock:
     if pair is not None and pair[1] in season.eliminated:
         return _void_pick(backend, pair, clock, report)  # picked twice, and eliminated in the first
     try:
-        made = _made_next(backend, season, pair, open_game, clock, place, report, death_match,
-                          death_match_settings)
+        made = _made_next(backend, season, pair, open_game, clock, place, report, death_match)
     except (SheetsHostError, SchemaErrors) as e:
         report.problems.append(f"the next game could not be made: {e}")
         return False
@@ -254,11 +251,11 @@ def _make_next(backend: Backend, season: Season, wk, open_game: OpenGame, clock:
 
 
 def _made_next(backend: Backend, season: Season, pair, open_game: OpenGame, clock: Clock, place: Place,
-               report: StepReport, death_match: str, death_match_settings) -> Made | None:
+               report: StepReport, death_match: str) -> Made | None:
     """The Death Match `pair` made, else the plan's next Main Match (None: nothing to make)."""
     if pair is not None:
         return next_game(backend, death_match, place(season, death_match), _kind(backend), open_game, list(pair),
-                         clock=clock, settings=death_match_settings)
+                         clock=clock, settings=season.settings.death_match)
     if season.candidates_owed():
         report.host.append(f"Elimination Candidate(s) {', '.join(season.candidates_owed())} owed a Death Match the "
                            "picks did not make: sheets-host season next SEASON spirit-chain FOLDER --players "
@@ -327,8 +324,10 @@ def decide(backend: Backend, game: str, key: str, choice: str, open_game: OpenGa
     return row
 
 
-def plan(backend: Backend, add: Sequence[Planned] = (), drop: Sequence[int] = ()) -> Season:
-    """The plan with `add` appended and the rows `drop` (1-based) removed; a row already made stays."""
+def plan(backend: Backend, add: Sequence[Planned] = (), drop: Sequence[int] = (),
+         death_matches: Mapping[str, str] | None = None) -> Season:
+    """The plan with `add` appended and the rows `drop` (1-based) removed (a row already made
+    stays); with `death_matches`, the settings of every Death Match made from now on."""
     with backend.hold("season plan"):
         season = read(backend)
         made = sum(1 for g in season.games if g.match != DEATH_MATCH)
@@ -341,8 +340,14 @@ def plan(backend: Backend, add: Sequence[Planned] = (), drop: Sequence[int] = ()
             del rows[n - 1]
         for p in add:
             if match_of(p.game) == DEATH_MATCH:
-                raise SheetsHostError(f"--add {p.game}: the plan is of Main Matches; Death Matches come from the picks")
-        after = replace(season, plan=tuple(rows) + tuple(add))
+                raise SheetsHostError(f"--add {p.game}: the plan is of Main Matches; Death Matches come from the picks "
+                                      "(their settings: --death-matches)")
+        added = tuple(replace(p, own=host_settings(p.game, p.own, f"--add {p.game} --set")) for p in add)
+        settings = season.settings
+        if death_matches is not None:
+            settings = replace(settings, death_match=host_settings(DEATH_MATCH_GAME, death_matches,
+                                                                   "--death-matches --set", later=True))
+        after = replace(season, settings=settings, plan=tuple(rows) + added)
         if after != season:
             _write(backend, season, after)
     return after

@@ -14,12 +14,13 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sheets_host.kit import cells
-from sheets_host.kit.errors import SchemaError, SchemaErrors
+from sheets_host.kit.errors import SchemaError, SchemaErrors, SheetsHostError
 from sheets_host.kit.result import MATCHES, THINGS, Owed
 from sheets_host.kit.table import Column, TabSchema
 from .ledger import BY, Entry, seals
 from .state import (GARNETS_REMOVED, GARNETS_TO_WINNER, PICKS_BY_HOST, PICKS_DRAWN, TOKEN_NEXT_PICKS, TOKEN_SEASON,
                     Planned, Season, SeasonGame, SeasonSettings, Settlement)
+from .takes import DEATH_MATCH_GAME, host_settings, pairs, pairs_text
 from .week import HOWS, Decision
 
 # Each setting with its default and the rule it comes from (`season --help`, docs/season.md).
@@ -47,10 +48,14 @@ SETTINGS = (
     Column("one player in two death matches", "bool",
            doc="no (the default): a player already picked is no longer available to the candidates after; yes: they "
                "may be picked again"),
+    Column("death match settings", optional=True,
+           doc="the host's settings for each Death Match the season makes, key=value; ... (Spirit Chain's, as `sheets-"
+               "host games spirit-chain` lists them), e.g. first deadline=+24; round hours=24 (a first deadline as "
+               "hours after the Death Match is made); blank: the game's defaults, with no deadlines"),
 )
 DEFAULTS = {"starting garnets": 0, "gamewide tiebreak": "", "garnets of the eliminated": GARNETS_REMOVED,
             "garnets public": "no", "token of life lasts": TOKEN_NEXT_PICKS, "decision hours": 24,
-            "when nobody decides": PICKS_DRAWN, "one player in two death matches": "no"}
+            "when nobody decides": PICKS_DRAWN, "one player in two death matches": "no", "death match settings": ""}
 SEASON_TAB = TabSchema("season", (Column("key"), Column("value", optional=True)),
                        "The season's name, seed and settings.")
 CAST_TAB = TabSchema("cast", (Column("player"), Column("email", optional=True)),
@@ -98,6 +103,10 @@ def read_settings(records: list[dict], cast: tuple[str, ...]) -> tuple[str, int,
     """The season's name, seed and settings from the `season` tab's key/value rows."""
     raw = {cells.fold(cells.text(r["key"])): (r["value"], r["_row"]) for r in records}
     errors, values = [], {}
+
+    def row_of(key: str) -> int | None:
+        return raw.get(cells.fold(key), (None, None))[1]
+
     for col in (Column("name"), Column("seed", "int"), *SETTINGS):
         value, row = raw.get(cells.fold(col.name), (DEFAULTS.get(col.name), None))
         try:
@@ -106,14 +115,22 @@ def read_settings(records: list[dict], cast: tuple[str, ...]) -> tuple[str, int,
             errors.append(SchemaError("season", row, col.name, cells.text(value), col.expected()))
     tiebreak = names(values.get("gamewide tiebreak"))
     if not errors and sorted(tiebreak) != sorted(cast):
-        errors.append(SchemaError("season", raw.get("gamewide tiebreak", (0, None))[1], "gamewide tiebreak",
+        errors.append(SchemaError("season", row_of("gamewide tiebreak"), "gamewide tiebreak",
                                   ", ".join(tiebreak), "every player of the cast once: " + ", ".join(cast)))
+    death_match = {}
+    if not errors:
+        try:
+            death_match = host_settings(DEATH_MATCH_GAME, pairs(values["death match settings"]),
+                                        "Spirit Chain's settings, key=value; ...", later=True)
+        except SheetsHostError as e:
+            errors.append(SchemaError("season", row_of("death match settings"), "death match settings",
+                                      cells.text(values["death match settings"]), str(e)))
     if errors:
         raise SchemaErrors(errors)
     return values["name"], values["seed"], SeasonSettings(
         values["starting garnets"], tiebreak, values["garnets of the eliminated"], values["garnets public"],
         values["token of life lasts"], values["decision hours"], values["when nobody decides"],
-        values["one player in two death matches"])
+        values["one player in two death matches"], death_match)
 
 
 def load(tabs: Mapping[str, pd.DataFrame]) -> Season:
@@ -179,7 +196,8 @@ def season_frame(season: Season) -> pd.DataFrame:
               "gamewide tiebreak": ", ".join(s.tiebreak), "garnets of the eliminated": s.eliminated_garnets,
               "garnets public": "yes" if s.garnets_public else "no", "token of life lasts": s.token_lasts,
               "decision hours": s.decision_hours, "when nobody decides": s.picks_default,
-              "one player in two death matches": "yes" if s.twice_picked else "no"}
+              "one player in two death matches": "yes" if s.twice_picked else "no",
+              "death match settings": pairs_text(s.death_match)}
     about = {c.name: c.doc for c in SETTINGS} | {"name": "the season's name", "seed": "every game's seed derives from it"}
     return pd.DataFrame([[k, v, about[k]] for k, v in values.items()], columns=["key", "value", "about"], dtype=object)
 

@@ -8,19 +8,121 @@ of the tool is here, and `tests/season` holds each to it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 
+from sheets_host.engine.host import ENGINE_SETTINGS, parse_time
 from sheets_host.games import get_game
 from sheets_host.kit import cells
-from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.errors import SchemaErrors, SheetsHostError
 from sheets_host.kit.result import DEATH_MATCH, MAIN_MATCH, POWER_OF_DARK, POWER_OF_LIGHT, TOKEN
 from .state import TOKEN_NEXT_PICKS, Season
 from .week import eligible
 
+# The settings the season fills in from its ledger (`making`); the host's own are the others.
+SEASON_GIVES = {"wind-guide-me": ("light holders", "dark holders"),
+                "academy-of-witchcraft-arts": ("garnets", "gamewide tiebreak"),
+                "pyramid-superiority": ("blue meadow", "red meadow", "green meadow", "garnets", "tie winner")}
+DEATH_MATCH_GIVES = ("death match opponent",)
+DEATH_MATCH_GAME = "spirit-chain"  # the rule texts' Death Match
+# A first deadline a plan gives before the game's day is known: hours after the game is made.
+AFTER_MADE = re.compile(r"\+\s*(\d+(?:\.\d*)?)\s*(?:h|hours?)?", re.IGNORECASE)
+
+
 def match_of(game: str) -> str:
     """A Main Match or a Death Match, as the game's rule text says."""
     return get_game(game).match_type
+
+
+def season_gives(game: str) -> tuple[str, ...]:
+    return DEATH_MATCH_GIVES if match_of(game) == DEATH_MATCH else SEASON_GIVES.get(game, ())
+
+
+def after_made(raw: object) -> float | None:
+    """The hours of a first deadline written as hours after the game is made ("+24"); else None.
+
+    >>> after_made("+24"), after_made(" + 1.5 h "), after_made("2026-12-01 18:00"), after_made(None)
+    (24.0, 1.5, None, None)
+    """
+    found = None if cells.is_blank(raw) else AFTER_MADE.fullmatch(cells.text(raw).strip())
+    return float(found.group(1)) if found else None
+
+
+def dated(settings: Mapping[str, str], made: datetime) -> dict[str, str]:
+    """`settings` as the game made at `made` takes them: a first deadline "+H" becomes the time H
+    hours later, to the next whole minute (never less than H hours).
+
+    >>> dated({"first deadline": "+2", "round hours": "24"}, datetime(2026, 11, 29, 10, 15, 30, tzinfo=timezone.utc))
+    {'first deadline': '2026-11-29 12:16', 'round hours': '24'}
+    """
+    hours = after_made(settings.get("first deadline"))
+    if hours is None:
+        return dict(settings)
+    at = made.astimezone(timezone.utc) + timedelta(hours=hours)
+    minute = at.replace(second=0, microsecond=0)
+    at = minute if at == minute else minute + timedelta(minutes=1)
+    return {**settings, "first deadline": at.strftime("%Y-%m-%d %H:%M")}
+
+
+def host_settings(game_name: str, settings: Mapping[str, object], what: str, later: bool = False) -> dict[str, str]:
+    """The host's own settings for a game the season makes later, checked now: each key a setting
+    of the game or the engine's that the season does not give, each value what it takes. A first
+    deadline may be hours after the game is made ("+24"); `later` (settings for every Death Match
+    to come) takes only that form. Refused naming `what`, the key, the value and what is allowed."""
+    game = get_game(game_name)
+    columns = {c.name.casefold(): c for c in (*game.settings, *ENGINE_SETTINGS) if c.name not in ("game", "seed")}
+    gives = season_gives(game_name)
+    out, problems = {}, []
+    for key, value in settings.items():
+        column = columns.get(" ".join(str(key).split()).casefold())
+        text = "" if cells.is_blank(value) else cells.text(value).strip()
+        if column is None:
+            problems.append(f"{key!r} is not a {game.title} setting (settings: "
+                            f"{', '.join(c.name for c in columns.values() if c.name not in gives)})")
+            continue
+        if column.name in gives:
+            problems.append(f"{column.name!r} is given by the season from its ledger, not by hand")
+        elif column.name == "first deadline":
+            problems += _first_deadline(text, later)
+        elif column.kind != "player":  # a player setting is checked when the game is made, among its players
+            try:
+                column.parse(text)
+            except ValueError:
+                problems.append(f"{column.name}={text!r}: {column.expected()}")
+        out[column.name] = text
+    if problems:
+        raise SheetsHostError(f"{what}: " + "; ".join(problems))
+    return out
+
+
+def _first_deadline(text: str, later: bool) -> list[str]:
+    if not text or after_made(text) is not None:
+        return []
+    relative = "hours after the game is made, e.g. +24"
+    if later:
+        return [f"first deadline={text!r}: {relative} (a time would be the same for every game)"]
+    try:
+        parse_time(text, "plan:first deadline")
+    except SchemaErrors:
+        return [f"first deadline={text!r}: a UTC time ({cells.TIME_FORMS}), or {relative}"]
+    return []
+
+
+def pairs(text: object) -> dict[str, str]:
+    """Settings written in one cell, "key=value; key=value" (a blank cell: none); a part with no
+    '=' keeps a blank value, for `host_settings` to name.
+
+    >>> pairs("max cycles = 1; time controls=no ;"), pairs(None)
+    ({'max cycles': '1', 'time controls': 'no'}, {})
+    """
+    parts = ("" if cells.is_blank(text) else cells.text(text)).split(";")
+    return {k.strip(): v.strip() for k, _, v in (p.partition("=") for p in parts) if k.strip()}
+
+
+def pairs_text(settings: Mapping[str, str]) -> str:
+    return "; ".join(f"{k}={v}" for k, v in settings.items())
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,8 @@ def test_the_week_from_the_command_line_plan_step_decide_and_drop(monkeypatch, t
     code, text = said("season", "step", "larks")
     assert code == 0 and "nothing to do" in text and "season plan SEASON --add GAME" in text
     code, text = said("season", "plan", "larks", "--add", "grant", "--where", "games/1")
-    assert code == 0 and text == "1. grant at games/1"
+    assert code == 0 and text == ("1. grant at games/1 Death Matches: Spirit Chain's defaults, no deadlines (set them: "
+                                  "--death-matches --set KEY=VALUE)")
     code, text = said("season", "plan", "larks", "--add", "duel")
     assert code == 2 and "the plan is of Main Matches; Death Matches come from the picks" in text
     code, text = said("season", "step", "larks")
@@ -121,3 +122,26 @@ def test_the_week_from_the_command_line_plan_step_decide_and_drop(monkeypatch, t
     assert code == 0 and "game 1: bonus token = Bo (the host's decision)" in text
     code, text = said("season", "drop", "larks", "1")
     assert code == 2 and "game 1 has begun: undo its rounds first" in text
+
+
+def test_the_host_plans_deadlines_before_the_day_is_known_and_a_setting_typed_wrong_is_named(monkeypatch, tmp_path):
+    contest.install(monkeypatch, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    said("season", "new", "larks", "--cast", "Ann,Bo,Cy,Di,Ed", "--set",
+         "death match settings=first deadline=+2; round hours=1")
+    code, text = said("season", "plan", "larks")
+    assert code == 0 and text.endswith("Death Matches: first deadline=+2; round hours=1"), text
+    code, text = said("season", "plan", "larks", "--death-matches", "--set", "max cycles=0", "--set", "colour=red",
+                      "--set", "first deadline=2026-12-01 18:00")
+    assert code == 2 and "--death-matches --set: max cycles='0': a whole number >= 1" in text
+    assert "'colour' is not a Spirit Chain setting" in text and "hours after the game is made, e.g. +24" in text
+    code, text = said("season", "plan", "larks", "--death-matches", "--set", "max cycles=3", "--set", "round hours=2")
+    assert code == 0 and text.endswith("Death Matches: max cycles=3; round hours=2"), text
+    code, text = said("season", "plan", "larks", "--add", "wind-guide-me", "--set", "light holders=Ann")
+    assert code == 2 and "'light holders' is given by the season from its ledger, not by hand" in text
+    code, text = said("season", "plan", "larks", "--add", "contest", "--set", "first deadline=+24")
+    assert code == 0 and text.startswith("1. contest (first deadline=+24)"), text
+    code, text = said("season", "step", "larks")
+    config = open_backend("xlsx", "larks/games/1-contest").book("host").read(["config"])["config"]
+    made = season.read(open_backend("xlsx", "larks")).games[0]
+    assert dict(zip(config["key"], config["value"]))["first deadline"] == made.own["first deadline"] != "+24"

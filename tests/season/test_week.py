@@ -13,7 +13,7 @@ import pytest
 from sheets_host.backends.kinds import open_backend
 from sheets_host.engine import commands as engine
 from sheets_host.engine.host import open_session
-from sheets_host.kit.errors import SheetsHostError
+from sheets_host.kit.errors import SchemaErrors, SheetsHostError
 from sheets_host.kit.result import TOKEN
 from sheets_host.season import commands as season
 from sheets_host.season import steps
@@ -322,3 +322,104 @@ def test_a_game_that_cannot_take_the_players_left_is_refused_before_the_season_r
     assert read(where).games == ()
     made = season.next_game(backend(where), "contest", "games/1", "xlsx", opener(where), clock=clock)
     assert made.game.number == "1"
+
+
+def test_the_death_matches_and_the_next_main_match_are_made_with_the_hosts_settings_deadlines_after_each(
+        granted, clock):
+    """The host sets once what every Death Match is made with (`season plan --death-matches`), and a
+    planned Main Match's first deadline as hours after it is made: `watch SEASON` has deadlines to
+    play each game on, with nobody typing a date."""
+    steps.plan(backend(granted), [Planned("contest", own={"first deadline": "+24", "round hours": "12"})], drop=[2],
+               death_matches={"first deadline": "+2", "round hours": "1"})
+    answered(granted, clock, ("Ann", DECISION_TAB, "Cy"), ("Ed", PICK_TAB, "Di"))
+    clock.hours(0.5)
+
+    def config(number: str) -> dict:
+        return open_session(backend(granted / read(granted).game(number).where)).config
+
+    def hours_after(hours: float) -> str:
+        return (clock.now + timedelta(hours=hours)).strftime("%Y-%m-%d %H:%M")
+
+    made_2 = hours_after(2)
+    answered(granted, clock, ("Fay", PICK_TAB, "Bo"))
+    assert config("2")["first deadline"] == made_2 == read(granted).game("2").own["first deadline"]
+    assert config("2")["round hours"] == 1
+    clock.hours(3)
+    play(granted, "2", {"Ed": 2, "Di": 5}, clock)
+    step(granted, clock)  # each Death Match its own deadline, after its own making
+    assert config("3")["first deadline"] == hours_after(2)
+    play(granted, "3", {"Fay": 7, "Bo": 5}, clock)
+    step(granted, clock)
+    assert config("4")["first deadline"] == hours_after(24) and config("4")["round hours"] == 12
+
+
+def test_death_match_settings_the_host_types_wrong_in_the_season_tab_are_named_by_cell(granted, clock):
+    host = backend(granted).book("host")
+    tab = host.read(["season"])["season"].copy()
+    tab.loc[tab["key"] == "death match settings", "value"] = "max cycles=0; first deadline=tomorrow"
+    host.write({"season": tab})
+    with pytest.raises(SchemaErrors) as e:  # every season command stops, naming the cell, until it is put right
+        step(granted, clock)
+    said = str(e.value)
+    row = tab.index[tab["key"] == "death match settings"][0]  # a frame's index is its rows in the sheet
+    assert f"tab 'season', row {row}, column 'death match settings'" in said, said
+    assert "max cycles='0': a whole number >= 1" in said
+    assert "first deadline='tomorrow': hours after the game is made, e.g. +24" in said
+
+
+class Killed(BaseException):
+    """A kill: nothing after it runs (not even an `except Exception`)."""
+
+
+class KilledAtWrite:
+    """A game's backend whose `at`th write of its host book is a kill, before the write."""
+
+    def __init__(self, backend, at: int, writes: list[int]):
+        self._backend, self._at, self._writes = backend, at, writes
+
+    def book(self, role: str):
+        book, at, writes = self._backend.book(role), self._at, self._writes
+
+        class Book:
+            def write(self, *args, **kwargs):
+                if role == "host":
+                    writes[0] += 1
+                    if writes[0] == at:
+                        raise Killed
+                return book.write(*args, **kwargs)
+
+            def __getattr__(self, name):
+                return getattr(book, name)
+
+        return Book()
+
+    def __getattr__(self, name):
+        return getattr(self._backend, name)
+
+
+@pytest.mark.parametrize("at", [1, 2, 3])
+def test_a_step_killed_at_any_write_of_giving_a_decision_ends_with_it_given_and_its_round_resolved_again_once(
+        granted, clock, at):
+    """A kill between the config's write and the round's redo left the value given and the round
+    never resolved again: the game's result read the config, so the season no longer owed it, and
+    the redo's books, root and post were lost."""
+    from sheets_host.engine import commitments
+
+    step(granted, clock)
+    type_choice(granted, "1", "Ann", DECISION_TAB, "Cy")
+    writes = [0]
+
+    def killing(g):
+        b = backend(granted / g.where)
+        return KilledAtWrite(b, at, writes) if g.number == "1" else b
+
+    try:
+        steps.step(backend(granted), killing, clock, death_match="duel")
+    except Killed:
+        pass
+    step(granted, clock)
+    session = open_session(backend(granted / "games/1"))
+    host = commitments.current(commitments.read(session.tabs, session.players), 1, "host")
+    assert session.config["bonus token"] == "Cy" and '"bonus token": "Cy"' in host[-1]["text"], at
+    redone = session.tabs["log"][session.tabs["log"]["kind"] == "redo"]
+    assert len(redone) == 2, redone  # its two lines: "resolved again from attempt 1", "round 1 re-resolved"
