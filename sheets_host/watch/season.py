@@ -120,19 +120,23 @@ class SeasonWatch(Passes):
             self._begin()
         # Posts in the order of what happened, however often the watch was killed: a game's round
         # resolved before the step, the step's news, then the rounds its decisions resolved again.
-        self._post_owed(self.season or read(self.backend), redone=False)
+        wake = self._post_owed(self.season or read(self.backend), redone=False)
+        if wake is not None:
+            return wake
         report = steps.step(self.backend, self.open_game, self.clock, self.place, death_match=self.death_match)
         for line in report.lines:
             self.say(line)
         self.season = season = read(self.backend)
         self._tell(season)
-        self._post_owed(season, redone=True)
+        wake = self._post_owed(season, redone=True)
+        if wake is not None:
+            return wake
         self._waits(report)
         open_ = [g for g in season.games if not (g.settlement and g.settlement.over)]
         if open_:
             g = open_[-1]
             self.say(f"game {g.number} ({g.game}) is open: watching it")
-            self.game = self._watch(g)
+            self.game = self._watch(g, season)
             return self.clock()
         if report.problems:  # a book not read, a decision not given, an answer not counted: look again
             return self._later(f"{len(report.problems)} problem(s)")
@@ -268,17 +272,18 @@ class SeasonWatch(Passes):
             (what, row, key, when, detail) for what, row, key, detail in rows)})
         self.done |= {(what, row, key) for what, row, key, _ in rows}
 
-    def _watch(self, g: SeasonGame) -> Watch:
-        """Game `g` watched as `watch GAME` does, its players' webhooks from the season's file."""
-        return Watch(self.open_game(g), self.url, self.clock, self._say, self.send, self.webhooks,
-                     self.season.cast if self.season else ())
+    def _watch(self, g: SeasonGame, season: Season) -> Watch:
+        """Game `g` watched as `watch GAME` does, its players' webhooks from the season's file (which
+        names the whole cast)."""
+        return Watch(self.open_game(g), self.url, self.clock, self._say, self.send, self.webhooks, season.cast)
 
-    def _post_owed(self, season: Season, redone: bool) -> None:
+    def _post_owed(self, season: Season, redone: bool) -> datetime | None:
         """The last round of the games just over posted as `watch GAME` posts it, once: a game
         whose watch was killed before its post, and the last Main Match, whose last round a
         decision given to it resolved again (its results edited, its new root in a new message);
         `redone`: only rounds resolved again, else only the others. Their commits noted: a change
-        of one is a redo or an undo."""
+        of one is a redo or an undo. A game not posted in one pass is watched on (`self.game`):
+        when it is due again."""
         over = [g for g in season.games if g.settlement and g.settlement.over]
         main = season.last(MAIN_MATCH)
         # The latest game too: over, and not yet settled when its watch was killed before its post.
@@ -293,4 +298,9 @@ class SeasonWatch(Passes):
             if not session.game.is_over(session.state) or (session.commit.operation == "redo") != redone:
                 continue
             if self.url and last is not None and ("post", last["round"], last["resolved at"]) not in steps_done(session):
-                self._watch(g).step()
+                watch = self._watch(g, season)
+                wake = watch.step()
+                if wake is not None:  # its books behind, or Discord down: watched on until it is posted
+                    self.game = watch
+                    return wake
+        return None

@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import re
+import traceback
 
 import pandas as pd
 import pytest
@@ -302,6 +303,30 @@ def test_a_season_watched_and_killed_at_any_moment_ends_as_one_never_killed(inst
     nudges = [m for m in model[2] if m[1].startswith(("\U0001f5f3", "\u23f0 **Game"))]
     assert [m for m in private if m not in nudges] == [m for m in model[2] if m not in nudges]
     assert len(set(private)) == len(private) and set(private) <= set(model[2])
+
+
+class KilledInEachResolvesDelivery(Killer):
+    """Kills at the first book a resolve delivers to, once a resolve: each game's last round is
+    resolved, its books behind and its post not sent when the watch starts again."""
+
+    def effect(self, what: str) -> None:
+        frames = [f.name for f in traceback.extract_stack()]
+        if what == "book" and "_resolve_open" in frames and "deliver" in frames:
+            self.at = {self.count + 1}
+        super().effect(what)
+
+
+def test_a_watch_started_again_after_a_games_last_round_was_resolved_posts_it_then_moves_on(installed, tmp_path,
+                                                                                            discord):
+    """Started again, the watch posted a game's last round with the players' webhooks file read
+    against nobody (the season not read yet): refused, said, and the season went on and ended
+    with the round never posted."""
+    model = play_season(tmp_path / "model", discord, (NOW, WRONG, NEVER))
+    killer = KilledInEachResolvesDelivery()
+    run = play_season(tmp_path / "killed", discord, (NOW, WRONG, NEVER), killer)
+    assert killer.kills == 3 and run.over  # the Grant's and each Duel's
+    assert outcome(tmp_path / "killed", run)[1] == outcome(tmp_path / "model", model)[1]
+    assert not [line for line in run.lines if "not posted" in line]
 
 
 def test_a_book_that_stays_unreachable_is_tried_again_every_ten_minutes_however_long(tmp_path):
