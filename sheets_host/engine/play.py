@@ -22,7 +22,7 @@ from sheets_host.games import get_game
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.game import DEFAULT_FIRED, Game, rng_for
 from . import commands as engine
-from .workers import Batch, Progress, runner, split
+from .workers import Batch, runner, split
 
 BOT_NAMES = ("Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix", "Grace", "Hedy", "Isaac", "Jun",
              "Kurt", "Lise", "Max", "Noether", "Olga", "Paul", "Quinn", "Rosa", "Srini", "Tess")
@@ -154,26 +154,22 @@ def report(game: str, players: Sequence[str], strategy: str, played: Sequence[Pl
 
 def simulations(game_name: str, games: int, seed: int, players: int | None = None,
                 strategies: Sequence[str] | None = None, workers: int = 1, cluster: str | None = None,
-                settings: Mapping[str, str] | None = None, progress: Progress | None = None,
                 timer: Callable[[], float] = time.perf_counter) -> list[SimulationReport]:
     """`games` whole games by bots of each of `strategies` (default: every one of `Game.bots`),
-    seeds `seed`, `seed` + 1, ..., under `settings` (key -> value, as `new --set` takes them) over
-    the template's: one report a strategy, the same whatever `workers` or `cluster` (only the
-    seconds differ)."""
+    seeds `seed`, `seed` + 1, ...: one report a strategy, the same whatever `workers` or
+    `cluster` (only the seconds differ)."""
     game = get_game(game_name)
     strategies = list(game.bots()) if strategies is None else list(strategies)
     for strategy in strategies:
         if strategy not in game.bots():
             raise SheetsHostError(f"{game.title} has no {strategy!r} bots; allowed: {', '.join(game.bots())}")
     names = tuple(bots(game, players))
-    typed = tuple((settings or {}).items())
-    default_settings(game, dict(typed))  # a setting refused here, before any worker starts
     reports = []
     with runner(workers, cluster) as run:
         for strategy in strategies:
-            batches = [Batch(game.name, names, strategy, a, b, typed) for a, b in split(seed, games, workers)]
+            batches = [Batch(game.name, names, strategy, a, b) for a, b in split(seed, games, workers)]
             start = timer()
-            played = [p for batch in run(play_batch, batches, progress) for p in batch]
+            played = [p for batch in run(play_batch, batches) for p in batch]
             reports.append(report(game.name, names, strategy, played, timer() - start))
     return reports
 

@@ -2,8 +2,7 @@
 
 Each chart has a group per combination of the settings swept (left to right, as the table's rows),
 a bar per bot strategy in the group. The winners' share by seat is drawn as a dot per seat, with
-a line at an even share: a seat (or, where the seats differ, a position) the rules favour stands
-above it.
+a dashed line at an even share: a seat the rules favour stands above it.
 """
 
 from __future__ import annotations
@@ -36,8 +35,9 @@ def picture(sweep: Sweep) -> bytes:
     canvas = Canvas(WIDTH, TOP + rows * PANEL_H + 8, BACKGROUND)
     swept = ", ".join(f"{k} ({', '.join(v)})" for k, v in sweep.grid.items())
     canvas.text(12, 16, fit(f"{sweep.title}: {swept}", WIDTH - 24, 15), 15, INK)
-    canvas.text(12, 38, fit(f"{sweep.games:,} games a bar (seeds {sweep.seed} on), {len(sweep.players)} players; "
-                            f"under each group: {' · '.join(sweep.grid)}", WIDTH - 24, 11), 11, FAINT)
+    canvas.text(12, 38, fit(f"{sweep.games:,} games a bar (seeds {sweep.seed} on), {len(sweep.players)} players, "
+                            f"each figure a game's average; under each group: {' · '.join(sweep.grid)}",
+                            WIDTH - 24, 11), 11, FAINT)
     x = 12.0
     for i, strategy in enumerate(strategies):  # the legend
         canvas.rect((x, 50, x + 10, 60), fill=SERIES[i % len(SERIES)])
@@ -48,8 +48,14 @@ def picture(sweep: Sweep) -> bytes:
         left, top = 12 + (n % COLUMNS) * PANEL_W, TOP + (n // COLUMNS) * PANEL_H
         values = [[_values(rows_of[(c, s)], stat) for s in strategies] for c in combinations]
         _panel(canvas, (left, top, left + PANEL_W - 16, top + PANEL_H - 10), stat, values, combinations,
-               1 / len(sweep.players) if stat.startswith("winners'") else None)
+               _even(values) if stat.startswith("winners'") else None)
     return canvas.png()
+
+
+def _even(shares: Sequence[Sequence[list[float]]]) -> float:
+    """An even share of the wins: their mean over the seats (a game may have several winners)."""
+    every = [v for group in shares for series in group for v in series]
+    return sum(every) / len(every)
 
 
 def _label(combination: tuple[tuple[str, str], ...]) -> str:
@@ -67,8 +73,7 @@ def _panel(canvas: Canvas, box, title: str, values: Sequence[Sequence[list[float
            combinations: Sequence, even: float | None) -> None:
     """A chart in `box`: a group per combination, a bar (or dots, for several values) per series."""
     x0, y0, x1, y1 = box
-    canvas.text(x0, y0 + 8, fit(title + (" (a game on average)" if title.startswith("default: ") else ""),
-                                x1 - x0, 12), 12, INK)
+    canvas.text(x0, y0 + 8, fit(title, x1 - x0, 12), 12, INK)
     every = [v for group in values for series in group for v in series] + ([even] if even else [])
     lo, hi = min([0.0, *every]), max([0.0, *every])
     hi = hi if hi > lo else lo + 1
