@@ -93,15 +93,16 @@ class Played:
 
 
 @functools.lru_cache(maxsize=32)
-def _settings(game_name: str, typed: tuple[tuple[str, str], ...]) -> dict[str, Any]:
-    """The config and data a batch plays with: a worker reads the templates once per setting."""
+def settings_for(game_name: str, typed: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The config and data a batch plays with: read once per setting in a process (a worker forked
+    after this process read them has them already)."""
     return default_settings(get_game(game_name), dict(typed))
 
 
 def play_batch(batch: Batch) -> list[Played]:
     """Every game of `batch`, in seed order (module-level: a worker process imports it by name)."""
     game = get_game(batch.game)
-    settings = _settings(batch.game, batch.settings)
+    settings = settings_for(batch.game, batch.settings)
     out = []
     for seed in range(batch.first, batch.last):
         state = play_in_memory(game, batch.players, seed, settings["config"], settings["data"], batch.strategy)
@@ -164,6 +165,7 @@ def simulations(game_name: str, games: int, seed: int, players: int | None = Non
         if strategy not in game.bots():
             raise SheetsHostError(f"{game.title} has no {strategy!r} bots; allowed: {', '.join(game.bots())}")
     names = tuple(bots(game, players))
+    settings_for(game.name, ())  # read here once: workers forked from this process have it already
     reports = []
     with runner(workers, cluster) as run:
         for strategy in strategies:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sheets_host.games import get_game
 from sheets_host.kit.errors import SchemaErrors, SheetsHostError
 from sheets_host.kit.game import DEFAULT_FIRED, Game
-from .play import SimulationReport, bots, default_settings, play_batch, report
+from .play import SimulationReport, bots, play_batch, report, settings_for
 from .workers import Batch, Progress, runner, split
 
 SPREAD = "score spread"
@@ -95,7 +95,7 @@ def grid(game: Game, swept: Mapping[str, Sequence[str]], players: Sequence[str])
     for combination in combinations:
         said = ", ".join(f"{k}={v}" for k, v in combination)
         try:
-            config = default_settings(game, dict(combination))["config"]
+            config = settings_for(game.name, combination)["config"]
         except SchemaErrors as e:
             raise SheetsHostError(f"the settings {said} are refused: {e}") from None
         problems = game.check_config(config, players)

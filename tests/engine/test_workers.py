@@ -25,6 +25,13 @@ def test_the_report_is_the_same_on_one_two_or_three_workers():
     assert one[0]["games"] == 7 and sum(one[0]["wins_by_seat"].values()) >= 7
 
 
+def test_one_worker_starts_no_pool(monkeypatch):
+    import concurrent.futures
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", None)  # a pool started would fail
+    assert play.simulations("spirit-chain", 2, 1, workers=1)[0].games == 2
+
+
 @pytest.mark.slow(6)
 def test_workers_started_by_spawn_play_the_same_games(monkeypatch):
     """What a worker is given crosses a process by name (macOS and Windows start workers so)."""
