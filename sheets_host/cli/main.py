@@ -22,6 +22,7 @@ from .options import (AUTH, BACKEND, CREDENTIALS, PRIVATE_WEBHOOKS, REASON, WEBH
                       friendly, open_where, player_list, webhooks_for)
 from . import records
 from . import season as season_commands
+from . import sweep as sweeping
 from .deadlines import extend
 from .settings import expected, parse_settings, player_span, setting_columns
 
@@ -317,37 +318,9 @@ def demo(game: str = typer.Argument("wind-guide-me", metavar="GAME", help=f"One 
          f"announcements in {where}/announcements/")
 
 
-@app.command(short_help="Play N bot games in memory: statistics, throughput.")
-@friendly
-def simulate(game: str = typer.Argument(..., metavar="GAME", help=f"One of: {', '.join(game_names())}."),
-             games: int = typer.Option(1000, "--games", min=1), seed: int = typer.Option(1, "--seed"),
-             players: Optional[int] = typer.Option(None, "--players", help="How many bots (default: as in the rule text)."),
-             as_json: bool = typer.Option(False, "--json", help="Print the report as JSON.")):
-    """Play N whole games in memory with bots: outcome statistics and throughput (the benchmark).
-
-    The bots make random legal submissions, as in demo and the property tests. A game whose bots
-    have other strategies (the Academy's greedy alchemists) plays N games with each, and the
-    statistics are shown side by side, so a dominant recipe or a useless machine shows up.
-
-    Example: sheets-host simulate wind-guide-me --games 1000 --seed 1
-    """
-    from sheets_host.engine import play
-    from sheets_host.games import get_game
-
-    reports = [play.simulate(game, games, seed, players, strategy=s) for s in get_game(game).bots()]
-    if as_json:
-        data = [r.as_dict() for r in reports]
-        echo(json.dumps(data[0] if len(data) == 1 else {"game": reports[0].game, "by_bots": data}, indent=2),
-             wrap=False)
-        return
-    for report in reports:
-        data = report.as_dict()
-        echo(f"{report.game}, {report.bots} bots: {report.games} games in {data['seconds']} s "
-             f"({data['games_per_second']} games/s, {data['games_per_minute']} games/min)")
-    keys = list(dict.fromkeys(k for r in reports for k in r.averages))
-    echo("\n".join(table([{"average": key, **{r.bots: r.averages.get(key) for r in reports}} for key in keys], "  ")))
-    for report in reports:
-        echo(f"  wins by seat ({report.bots} bots): " + ", ".join(f"{k} {v}" for k, v in report.wins.items()))
+app.command(short_help="Play N bot games in memory, on every core: statistics, throughput.")(sweeping.simulate)
+app.command(short_help="Play every combination of some settings with every bot strategy: a table and its "
+                       "picture.")(sweeping.sweep)
 
 
 @app.command(short_help="Time each resolve of a bot game (xlsx, or Google requests).")

@@ -6,6 +6,7 @@ The bots are the games' own `bot` functions, the same ones the property tests us
 from __future__ import annotations
 
 import collections
+import functools
 import shutil
 import statistics
 import subprocess
@@ -19,8 +20,9 @@ from typing import Any
 from sheets_host.backends import Backend
 from sheets_host.games import get_game
 from sheets_host.kit.errors import SheetsHostError
-from sheets_host.kit.game import Game, rng_for
+from sheets_host.kit.game import DEFAULT_FIRED, Game, rng_for
 from . import commands as engine
+from .workers import Batch, runner, split
 
 BOT_NAMES = ("Ada", "Blaise", "Cora", "Dmitri", "Emmy", "Felix", "Grace", "Hedy", "Isaac", "Jun",
              "Kurt", "Lise", "Max", "Noether", "Olga", "Paul", "Quinn", "Rosa", "Srini", "Tess")
@@ -47,13 +49,14 @@ def bots(game: Game, players: int | None) -> list[str]:
     return bot_names(count)
 
 
-def default_settings(game: Game) -> dict[str, Any]:
-    """The game's template settings, typed, as the engine would read them."""
+def default_settings(game: Game, typed: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The game's template settings, typed, as the engine would read them; `typed` (key -> value,
+    keys as the game names them) in place of the template's."""
     import pandas as pd
 
     data_frames, defaults = engine.template(game)
     frame = engine.reindex(pd.DataFrame([{"key": k, "value": v} for k, v in
-                                          {"game": game.name, "seed": 0, **defaults}.items()]))
+                                          {"game": game.name, "seed": 0, **defaults, **(typed or {})}.items()]))
     config = engine.read_config(frame, game)
     data = {s.name: s.records(engine.reindex(data_frames[s.name])) for s in game.data_tabs}
     return {"config": config, "data": data}
@@ -80,6 +83,36 @@ def play_in_memory(game: Game, players: Sequence[str], seed: int, config: Mappin
     return collections.deque(bot_states(game, players, seed, config, data, strategy=strategy), maxlen=1)[0]
 
 
+@dataclass(frozen=True)
+class Played:
+    """What one finished game tells a report: its summary, its winners, its score spread."""
+
+    summary: Mapping[str, float]
+    winners: tuple[str, ...]
+    spread: float | None  # the best final score less the worst (None: the game ranks by no score)
+
+
+@functools.lru_cache(maxsize=32)
+def settings_for(game_name: str, typed: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """The config and data a batch plays with: read once per setting in a process (a worker forked
+    after this process read them has them already)."""
+    return default_settings(get_game(game_name), dict(typed))
+
+
+def play_batch(batch: Batch) -> list[Played]:
+    """Every game of `batch`, in seed order (module-level: a worker process imports it by name)."""
+    game = get_game(batch.game)
+    settings = settings_for(batch.game, batch.settings)
+    out = []
+    for seed in range(batch.first, batch.last):
+        state = play_in_memory(game, batch.players, seed, settings["config"], settings["data"], batch.strategy)
+        standings = game.standings(state)
+        scores = standings[game.score].astype(float) if game.score else None
+        out.append(Played(game.summary(state), tuple(standings[standings["rank"] == 1]["player"]),
+                          None if scores is None else float(scores.max() - scores.min())))
+    return out
+
+
 @dataclass
 class SimulationReport:
     game: str
@@ -88,39 +121,66 @@ class SimulationReport:
     averages: dict[str, float]
     wins: dict[str, int]
     bots: str = "random"
+    spread: float | None = None  # the average of each game's best final score less its worst
 
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds else float("inf")
 
+    @property
+    def defaults(self) -> dict[str, float]:
+        """How often each of the rule text's defaults applied, a game on average, by rule."""
+        return {k.removeprefix(DEFAULT_FIRED): v for k, v in self.averages.items() if k.startswith(DEFAULT_FIRED)}
+
     def as_dict(self) -> dict:
         return {"game": self.game, "games": self.games, "seconds": round(self.seconds, 3),
                 "games_per_second": round(self.games_per_second, 1),
                 "games_per_minute": round(self.games_per_second * 60), "bots": self.bots,
-                "averages": self.averages, "wins_by_seat": self.wins}
+                "averages": self.averages, "wins_by_seat": self.wins, "score_spread": self.spread}
+
+
+def report(game: str, players: Sequence[str], strategy: str, played: Sequence[Played],
+           seconds: float) -> SimulationReport:
+    """The report of games `played`, in seed order: averages of their summaries, wins by seat."""
+    wins = {n: 0 for n in players}
+    for p in played:
+        for name in p.winners:
+            wins[name] += 1
+    keys = sorted({k for p in played for k in p.summary})
+    averages = {k: round(statistics.fmean(p.summary[k] for p in played if k in p.summary), 3) for k in keys}
+    spreads = [p.spread for p in played if p.spread is not None]
+    return SimulationReport(game, len(played), seconds, averages, wins, strategy,
+                            round(statistics.fmean(spreads), 3) if spreads else None)
+
+
+def simulations(game_name: str, games: int, seed: int, players: int | None = None,
+                strategies: Sequence[str] | None = None, workers: int = 1, cluster: str | None = None,
+                timer: Callable[[], float] = time.perf_counter) -> list[SimulationReport]:
+    """`games` whole games by bots of each of `strategies` (default: every one of `Game.bots`),
+    seeds `seed`, `seed` + 1, ...: one report a strategy, the same whatever `workers` or
+    `cluster` (only the seconds differ)."""
+    game = get_game(game_name)
+    strategies = list(game.bots()) if strategies is None else list(strategies)
+    for strategy in strategies:
+        if strategy not in game.bots():
+            raise SheetsHostError(f"{game.title} has no {strategy!r} bots; allowed: {', '.join(game.bots())}")
+    names = tuple(bots(game, players))
+    settings_for(game.name, ())  # read here once: workers forked from this process have it already
+    reports = []
+    with runner(workers, cluster) as run:
+        for strategy in strategies:
+            batches = [Batch(game.name, names, strategy, a, b) for a, b in split(seed, games, workers)]
+            start = timer()
+            played = [p for batch in run(play_batch, batches) for p in batch]
+            reports.append(report(game.name, names, strategy, played, timer() - start))
+    return reports
 
 
 def simulate(game_name: str, games: int, seed: int, players: int | None = None,
-             timer: Callable[[], float] = time.perf_counter, strategy: str = "random") -> SimulationReport:
+             timer: Callable[[], float] = time.perf_counter, strategy: str = "random",
+             workers: int = 1) -> SimulationReport:
     """`games` whole games by bots of `strategy` (`Game.bots`), seeds `seed`, `seed` + 1, ..."""
-    game = get_game(game_name)
-    if strategy not in game.bots():
-        raise SheetsHostError(f"{game.title} has no {strategy!r} bots; allowed: {', '.join(game.bots())}")
-    names = bots(game, players)
-    defaults = default_settings(game)
-    summaries: list[dict[str, float]] = []
-    wins = {n: 0 for n in names}
-    start = timer()
-    for i in range(games):
-        state = play_in_memory(game, names, seed + i, defaults["config"], defaults["data"], strategy)
-        summaries.append(game.summary(state))
-        standings = game.standings(state)
-        for name in standings[standings["rank"] == 1]["player"]:
-            wins[name] += 1
-    seconds = timer() - start
-    keys = sorted({k for s in summaries for k in s})
-    averages = {k: round(statistics.fmean(s[k] for s in summaries if k in s), 3) for k in keys}
-    return SimulationReport(game.name, games, seconds, averages, wins, strategy)
+    return simulations(game_name, games, seed, players, [strategy], workers, timer=timer)[0]
 
 
 def bots_submit(backend: Backend, session: engine.Session, seed: int, messy: bool = True) -> None:

@@ -30,6 +30,7 @@ class Festival(Game[FestivalState, FestivalSubmission]):
     round_word = "round"
     submit_tab = PREFERENCES.schema
     host_decisions = ("candidate choice",)  # the sole winner's, when the endgame awaits it
+    score = "average ranking"
 
     def __init__(self) -> None:
         self.data_tabs = tuple(tab for e in self.events if isinstance(e, Event) for tab in e.data_tabs)

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.game import DEFAULT_FIRED, Example, Fate, HowTo
 from sheets_host.kit.result import GARNET, MAIN_MATCH, TOKEN, Change, GameResult, Owed
 from sheets_host.kit.table import SubmitTab
 from .endgame import listed, ordinal
@@ -255,7 +255,8 @@ def summary(state: FestivalState) -> dict[str, float]:
     for e in run_events(state):
         if not state.assignment[e.name]:
             continue
-        out.update({f"{e.name} {k}": v for k, v in e.summary(state.events[e.name]).items()})
+        out.update({f"{DEFAULT_FIRED}{e.name}: {k.removeprefix(DEFAULT_FIRED)}" if k.startswith(DEFAULT_FIRED)
+                    else f"{e.name} {k}": v for k, v in e.summary(state.events[e.name]).items()})
     result = endgame(state)
     out.update({"sole winner": float(result.sole_winner is not None),
                 "winner's average": float(min(result.average.values())),

@@ -178,6 +178,19 @@ class Outcome(Generic[State]):
         return {p: self.game.private_view(self.state, p) for p in self.game.players(self.state)}
 
 
+DEFAULT_FIRED = "default: "  # a summary's key for how often one of the rule text's defaults applied
+
+
+def defaults_fired(counts: Mapping[str, float]) -> dict[str, float]:
+    """A summary's counts of the rule text's defaults applied in a game, rule -> times, keyed so
+    that `simulate` and `sweep` tell them from the game's other figures (every game's, this one way).
+
+    >>> defaults_fired({"missed round": 2})
+    {'default: missed round': 2.0}
+    """
+    return {f"{DEFAULT_FIRED}{rule}": float(n) for rule, n in counts.items()}
+
+
 class Game(ABC, Generic[State, Submission]):
     """The interface a game package implements; nothing game-specific lives outside it."""
 
@@ -196,6 +209,8 @@ class Game(ABC, Generic[State, Submission]):
     # Settings the rules leave to the host and read only when they call for them (a tie's choice at
     # the end): typed at any time. Every other setting is fixed once round 1 is resolved (`history`).
     host_decisions: ClassVar[tuple[str, ...]] = ()
+    # The standings column players are ranked by (higher or lower), whose spread `simulate` reports.
+    score: ClassVar[str | None] = None
 
     def round_name(self, number: int) -> str:
         """Round `number` as players read it: "day 3"; a festival's first round is its pregame."""
@@ -371,7 +386,8 @@ class Game(ABC, Generic[State, Submission]):
         return None
 
     def summary(self, state: State) -> dict[str, float]:
-        """Numbers about a finished game that `simulate` averages over many games."""
+        """Numbers about a finished game that `simulate` averages over many games; how often each
+        of the rule text's defaults applied among them, keyed by `defaults_fired`."""
         return {}
 
     def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:

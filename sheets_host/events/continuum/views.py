@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo, defaults_fired
 from sheets_host.kit.layout import Palette, tint
 from . import rules
 from .bots import random_bot
@@ -177,4 +177,4 @@ def summary(state: ContinuumState) -> dict[str, float]:
     return {"wards broken": float(len(state.ward_breaks)), "tiles broken": float(len(state.tile_breaks)),
             "score min": min(scores), "score mean": sum(scores) / len(scores), "score max": max(scores),
             **{f"{e.value} wards broken": float(sum(w.ward.element is e for w in state.ward_breaks)) for e in ELEMENTS},
-            "boards drawn": float(len(state.defaulted))}
+            **defaults_fired({"a board drawn": len(state.defaulted)})}

@@ -29,6 +29,7 @@ class MagiciansMarket(Game[MarketState, MarketSubmission]):
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
     host_decisions = ("extra token of life", "elimination candidates")  # at the end
+    score = "coins"
     round_word = "day"
 
     def how_to_submit(self, state: MarketState, player: Player) -> list[HowTo]:

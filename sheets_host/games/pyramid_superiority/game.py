@@ -34,6 +34,7 @@ class PyramidSuperiority(Game[PyramidState, PyramidSubmission | None]):
     settings = tabs.SETTINGS
     # the tie winner and their choice only if the three players tie; each guest meadow's winner's cosmos
     host_decisions = ("tie winner", "elimination candidate", *COSMOS_KEYS.values())
+    score = "points"
     round_word = "day"
 
     def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:

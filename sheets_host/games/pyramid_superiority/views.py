@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo, defaults_fired
 from sheets_host.kit.result import COSMOS, GARNET, GUEST, HOST, MAIN_MATCH, TOKEN, Change, GameResult, Owed
 from sheets_host.kit.layout import Palette, tint
 from . import colours, rules
@@ -402,8 +402,9 @@ def summary(state: PyramidState) -> dict[str, float]:
     points = [led.points(p) for p in s.players]
     return {"winning points": max(points), "lowest points": min(points),
             "guest winning points": sum(max(led.points(g) for g in s.meadows[m]) for m in GUEST_MEADOWS) / 2,
-            "moved to the default position": sum(1 for b in led.built.values() if b.moved),
-            "garnets used": sum(s.garnets.get(p, 0) - led.purses[p].garnets for p in s.players)}
+            "garnets used": sum(s.garnets.get(p, 0) - led.purses[p].garnets for p in s.players),
+            **defaults_fired({"the default position": sum(1 for r, b in led.built.items() if b.moved or
+                                                          state.constructions[(r, b.winner)].position is None)})}
 
 
 def piece_columns(piece: Piece) -> dict[str, str]:

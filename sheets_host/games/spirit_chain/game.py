@@ -34,6 +34,7 @@ class SpiritChain(Game[SpiritChainState, SpiritChainSubmission]):
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
     host_decisions = ("death match opponent",)  # wins a tie at the end
+    score = "lights"
 
     def check_config(self, config: Mapping[str, Any], players: Sequence[str]) -> list[str]:
         return tabs.check_config(config, players)

@@ -29,6 +29,7 @@ class WindGuideMe(Game[WindState, WindSubmission]):
     submit_tab = read.SUBMIT_TAB
     settings = tabs.SETTINGS
     host_decisions = ("elimination candidate",)  # the winners' choice at the end
+    score = "score"
     round_word = "round"
 
     def setup(self, players: Sequence[str], seed: int, config: Mapping[str, Any],

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from sheets_host.kit.game import Example, Fate, HowTo
+from sheets_host.kit.game import Example, Fate, HowTo, defaults_fired
 from sheets_host.kit.result import MAIN_MATCH, POWER_OF_DARK, POWER_OF_LIGHT, TOKEN, Change, GameResult, Owed
 from . import rounds, rules
 from .read import SUBMIT_TAB, placement_text
@@ -260,4 +260,5 @@ def summary(state: WindState) -> dict[str, float]:
     end = ending(state)
     final = [s for _, _, s in end.scores.values()]
     return {"failed sites": sum(1 for a in act.values() if a.failed), "winning score": max(final),
-            "lowest score": min(final), "tied winners": float(len(end.winners) > 1)}
+            "lowest score": min(final), "tied winners": float(len(end.winners) > 1),
+            **defaults_fired({MISSED_PART: len(state.missed)})}
