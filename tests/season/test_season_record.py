@@ -4,6 +4,7 @@ honest season verifies clean, and each thing a host could change in the record i
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def where(monkeypatch, tmp_path) -> Path:
     return tmp_path / "season"
 
 
-def played(where: Path) -> None:
+def play_three_games(where: Path) -> None:
     """Three games: a Contest, the Duel of its last candidate (Di loses and leaves with her
     garnets), a host's row, and a second Contest (the first one's Tokens of Life stop protecting)."""
     new(where, **{"starting garnets": 1})
@@ -48,6 +49,23 @@ def played(where: Path) -> None:
     make(where, "contest")
     play(where, "3", {"Ann": 3, "Bo": 8, "Cy": 6, "Ed": 1})
     settle(where)
+
+
+@pytest.fixture(scope="module")
+def three_games(tmp_path_factory) -> Path:
+    """The season of `play_three_games`, played once for the module: each test changes a copy."""
+    root = tmp_path_factory.mktemp("three-games")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        contest.install(monkeypatch, root)
+        play_three_games(root / "season")
+    return root / "season"
+
+
+@pytest.fixture
+def played(where, three_games) -> Path:
+    """`where` holding a copy of the three games played (the books' places are relative to it)."""
+    shutil.copytree(three_games, where)
+    return where
 
 
 def recorded(where: Path, tmp_path: Path, change=None, force: bool = False) -> Path:
@@ -64,8 +82,8 @@ def failed(out: Path) -> dict[str, list[str]]:
     return {c.what: c.differences for c in verify_season(load_season_record(out)).checks if not c.ok}
 
 
-def test_an_honest_season_verifies_clean_and_lists_the_hosts_own_rows(where, tmp_path):
-    played(where)
+def test_an_honest_season_verifies_clean_and_lists_the_hosts_own_rows(played, tmp_path):
+    where = played
     out = tmp_path / "larks-record.json"
     written = runner.invoke(app, ["season", "record", str(where), str(out)])
     assert written.exit_code == 0, written.output
@@ -106,8 +124,8 @@ def _garnets_of(record, player, game):
                 and r["by"] == "result")
 
 
-def test_a_ledger_rows_amount_changed_is_named_by_game_player_thing_and_both_figures(where, tmp_path):
-    played(where)
+def test_a_ledger_rows_amount_changed_is_named_by_game_player_thing_and_both_figures(played, tmp_path):
+    where = played
     out = recorded(where, tmp_path, lambda r: _garnets_of(r, "Ann", "1").update(amount=4))
     found = failed(out)
     assert set(found) == {"game 1: its result, played again from its record, is what the ledger and the games tab hold",
@@ -120,8 +138,8 @@ def test_a_ledger_rows_amount_changed_is_named_by_game_player_thing_and_both_fig
 
 
 @pytest.mark.parametrize("renumber", [False, True])
-def test_a_ledger_row_taken_out_is_caught_whether_or_not_the_rows_after_it_are_renumbered(where, tmp_path, renumber):
-    played(where)
+def test_a_ledger_row_taken_out_is_caught_whether_or_not_the_rows_after_it_are_renumbered(played, tmp_path, renumber):
+    where = played
 
     def take_out(record):
         gone = _garnets_of(record, "Bo", "1")
@@ -143,8 +161,8 @@ def test_a_ledger_row_taken_out_is_caught_whether_or_not_the_rows_after_it_are_r
                       "that count give nothing"]
 
 
-def test_a_games_result_changed_in_its_record_is_caught_by_its_commitments_and_by_the_ledger(where, tmp_path):
-    played(where)
+def test_a_games_result_changed_in_its_record_is_caught_by_its_commitments_and_by_the_ledger(played, tmp_path):
+    where = played
 
     def rescore(record):  # Cy's score of game 3 made 9 in the committed text, the commitment made again
         commitments = record["games"][2]["record"]["commitments"]
@@ -161,8 +179,8 @@ def test_a_games_result_changed_in_its_record_is_caught_by_its_commitments_and_b
     assert any(d.startswith("the games tab's winners: Bo; its result gives Cy") for d in result)
 
 
-def test_a_games_setting_or_a_given_value_changed_is_caught_and_named(where, tmp_path):
-    played(where)
+def test_a_games_setting_or_a_given_value_changed_is_caught_and_named(played, tmp_path):
+    where = played
     found = failed(recorded(where, tmp_path, lambda r: r["games"][1]["record"]["settings"].update(
         {"death match opponent": "Di"})))
     made = next(d for w, d in found.items() if w.startswith("game 2: made"))
@@ -176,8 +194,8 @@ def test_a_games_setting_or_a_given_value_changed_is_caught_and_named(where, tmp
     assert "'death match opponent': the ledger before it gives 'Bo'; the game was given 'Ann'" in made
 
 
-def test_tokens_of_life_expired_are_checked_against_the_ledger_before_the_main_match(where, tmp_path):
-    played(where)
+def test_tokens_of_life_expired_are_checked_against_the_ledger_before_the_main_match(played, tmp_path):
+    where = played
     found = failed(recorded(where, tmp_path, lambda r: r["ledger"].remove(next(
         e for e in r["ledger"] if e["game"] == "3" and e["at"] == "made"))))
     made = next(d for w, d in found.items() if w.startswith("game 3: made"))
@@ -185,8 +203,8 @@ def test_tokens_of_life_expired_are_checked_against_the_ledger_before_the_main_m
                     "give nothing (no row)"]
 
 
-def test_a_damaged_season_record_is_refused_in_one_line_naming_what_it_lacks(where, tmp_path):
-    played(where)
+def test_a_damaged_season_record_is_refused_in_one_line_naming_what_it_lacks(played, tmp_path):
+    where = played
     out = recorded(where, tmp_path, lambda r: r["ledger"][0].pop("amount"))
     with pytest.raises(SheetsHostError, match=r"damaged: its ledger's row 1 lacks 'amount' \(int\)"):
         load_season_record(out)
@@ -211,8 +229,8 @@ def test_a_death_match_is_never_made_from_a_main_match_undone_since_it_was_settl
     assert len(season.read(backend(where)).games) == 1
 
 
-def test_a_redo_after_settle_is_verified_as_settled_and_listed(where, tmp_path):
-    played(where)
+def test_a_redo_after_settle_is_verified_as_settled_and_listed(played, tmp_path):
+    where = played
     game = backend(where / "games/3")
     archive = game.book("host").read(["archive"])["archive"]
     archive.loc[archive["player"] == "Ed", "score"] = 9

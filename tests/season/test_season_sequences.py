@@ -211,7 +211,7 @@ class SeasonSequences(RuleBasedStateMachine):
         for p in held.cast:
             assert all(held.held(p, t) == sum(e.amount for e in held.entries if e.player == p and e.what == t)
                        for t in THINGS)
-            for row in season_tab(held, p).itertuples(index=False):
+            for row in season_tab(held, p).to_numpy(dtype=object).tolist():
                 said = " ".join("" if v is None else str(v) for v in row)
                 named = [o for o in held.cast if o != p and o in said]
                 assert not named or (row[0] == "everyone's garnets" and held.settings.garnets_public), (p, said)

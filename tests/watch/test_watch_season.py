@@ -225,9 +225,23 @@ def installed(monkeypatch, tmp_path_factory):
     contest.install(monkeypatch, tmp_path_factory.mktemp("templates"))
 
 
-def test_a_season_watched_asks_decides_makes_its_death_matches_and_tells_each_step(installed, tmp_path, discord):
-    run = play_season(tmp_path / "s", discord, (NOW, WRONG, NEVER))
-    decisions, games, _, eliminated = end(tmp_path / "s")
+UNKILLED: dict[tuple, tuple[Path, Run, int]] = {}  # each way of answering: where, what it did, its effects
+
+
+def unkilled(how: tuple[str, str, str], tmp_path_factory, discord: FakeDiscord) -> tuple[Path, Run, int]:
+    """The season played once, never killed, for the module: read by the first test, and what every
+    killed play must end as. A killer that never kills counts its effects (where kills can fall)."""
+    if how not in UNKILLED:
+        counted = Killer()
+        where = tmp_path_factory.mktemp("unkilled") / "s"
+        UNKILLED[how] = where, play_season(where, discord, how, counted), counted.count
+    return UNKILLED[how]
+
+
+def test_a_season_watched_asks_decides_makes_its_death_matches_and_tells_each_step(installed, tmp_path_factory,
+                                                                                   discord):
+    where, run, _ = unkilled((NOW, WRONG, NEVER), tmp_path_factory, discord)
+    decisions, games, _, eliminated = end(where)
     # Ann grants Di the Token of Life: Ed, typing a wrong name first, picks Cy; Fay never picks.
     assert [g[1:] for g in games] == [("grant", tuple(CAST)), ("duel", ("Ed", "Cy")), ("duel", ("Fay", "Bo"))]
     assert eliminated == ("Ed", "Fay") and run.over
@@ -269,9 +283,6 @@ def test_a_season_watched_asks_decides_makes_its_death_matches_and_tells_each_st
     assert not any("among Bo, Cy, Di" in text for text in run.public)
 
 
-MODELS: dict[tuple, tuple] = {}  # each way of answering, played once unkilled: what every killed play must end as
-
-
 def outcome(where: Path, run: Run) -> tuple:
     return end(where), [normal(t) for t in run.public], [(p, normal(t)) for p, t in run.private]
 
@@ -281,12 +292,8 @@ def outcome(where: Path, run: Run) -> tuple:
 @given(how=st.sampled_from([(NOW, WRONG, NEVER), (LATE, NEVER, NOW)]), data=st.data())
 def test_a_season_watched_and_killed_at_any_moment_ends_as_one_never_killed(installed, tmp_path_factory, discord,
                                                                            how, data):
-    if how not in MODELS:
-        counted = Killer()
-        where = tmp_path_factory.mktemp("model") / "s"
-        run = play_season(where, discord, how, counted)
-        MODELS[how] = outcome(where, run), counted.count
-    model, effects = MODELS[how]
+    where, run, effects = unkilled(how, tmp_path_factory, discord)
+    model = outcome(where, run)
     killer = Killer(data.draw(st.sets(st.integers(1, effects), min_size=1, max_size=6), label="kills"))
     where = tmp_path_factory.mktemp("killed") / "s"
     run = play_season(where, discord, how, killer)
