@@ -112,6 +112,15 @@ class XlsxBook(XlsxEditing):
     def __init__(self, path: Path, ref: str):
         self.path = path
         self.ref = ref  # relative to the game folder, so the folder can move
+        # The file as this book last read it and the rows read of each sheet part: a write of the
+        # same bytes (the command's own read, then its write) reuses them rather than parse again.
+        self._seen: tuple[bytes, dict[str, list[list[object]]]] | None = None
+
+    def _values(self, data: bytes, pkg: _Package) -> _Values:
+        """The reader of `data`'s sheets, knowing what was read of the same bytes before."""
+        if self._seen is None or self._seen[0] != data:
+            self._seen = (data, {})
+        return _Values(data, pkg, self.path, self._seen[1])
 
     @contextmanager
     def _opening(self) -> Iterator[None]:
@@ -162,7 +171,7 @@ class XlsxBook(XlsxEditing):
         sheets = {s.name: s for s in _Workbook(pkg).sheets}
         names = ({n: n for n in sheets if n != LISTS_TAB} if tabs is None
                  else {t: match_tab(t, sheets) for t in tabs})
-        values = _Values(data, pkg, self.path)
+        values = self._values(data, pkg)
         try:
             return {want: frame_from_rows(values.rows(sheets[have])) for want, have in names.items()
                     if have is not None and sheets[have].kind == "worksheet"}  # chart sheets hold no cells

@@ -37,6 +37,7 @@ class XlsxEditing:
     path: Path
     _opening: Callable[[], AbstractContextManager[None]]
     _clean: Callable[..., list[list[object]]]
+    _values: Callable[[bytes, _Package], _Values]
 
     def _normalized(self, data: bytes | None) -> bytes:
         """The book as openpyxl saves it: XML that the editing here handles."""
@@ -59,7 +60,7 @@ class XlsxEditing:
             pkg = _Package(data)
             book = _Workbook(pkg)
             styles = _Styles(pkg, book)
-            values = _Values(data, pkg, self.path) if data is not None else None
+            values = self._values(data, pkg) if data is not None else None
         try:
             return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden, remove, placed,
                                 first)

@@ -324,14 +324,22 @@ def _openpyxl_rows(sheet) -> list[list[object]]:
 
 class _Values:
     """A sheet's cells as rows of plain values: calamine, or openpyxl for formulas and long numbers
-    and wherever calamine fails; `where` names the book in errors."""
+    and wherever calamine fails; `where` names the book in errors. Each sheet is read once; `seen`
+    holds the rows of a read of the same bytes (by sheet part), so a write does not parse again
+    what the command read (the rows are never changed in place)."""
 
-    def __init__(self, data: bytes, pkg: _Package, where: object):
+    def __init__(self, data: bytes, pkg: _Package, where: object, seen: dict[str, list[list[object]]] | None = None):
         self.data, self.pkg, self.where = data, pkg, where
+        self.seen: dict[str, list[list[object]]] = {} if seen is None else seen
         self._calamine = None
         self._openpyxl = None
 
     def rows(self, sheet: _Sheet) -> list[list[object]]:
+        if sheet.part not in self.seen:
+            self.seen[sheet.part] = self._rows(sheet)
+        return self.seen[sheet.part]
+
+    def _rows(self, sheet: _Sheet) -> list[list[object]]:
         with _reading(self.where, sheet.name):
             if not _openpyxl_only(_computed(self.pkg.get(sheet.part))):
                 try:
