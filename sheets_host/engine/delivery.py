@@ -287,12 +287,13 @@ def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
     # A tab may widen under blank header cells (the announcements, for a wider table): rows added.
     if written_header(new)[:width] != written_header(old) or any(written_header(new)[width:]):
         return None
-    def shown(frame: pd.DataFrame) -> list[list[str | None]]:
-        return [[None if v is None or v == "" else str(v) for v in row] for row in rows_from_frame(frame)[1:]]
-    head = new.iloc[:len(old)]
-    if not shown(head.iloc[:, width:]) == [[None] * (len(new.columns) - width)] * len(old):
+    def shown(rows: Iterable[Sequence[object]]) -> list[list[str | None]]:
+        return [[None if v is None or v == "" else str(v) for v in row] for row in rows]
+    # Plain rows, sliced as lists: slicing the frames cost more than the comparison.
+    head = rows_from_frame(new)[1:len(old) + 1]
+    if any(v is not None and v != "" for row in head for v in row[width:]):
         return None
-    return new.iloc[len(old):] if shown(old) == shown(head.iloc[:, :width]) else None
+    return new.iloc[len(old):] if shown(rows_from_frame(old)[1:]) == shown(row[:width] for row in head) else None
 
 
 def deliver(session: Session, state: Any, books: Mapping[str, Book], *,

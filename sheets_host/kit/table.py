@@ -28,6 +28,16 @@ from .errors import SchemaError, SchemaErrors
 KINDS = ("int", "float", "text", "bool", "choice", "player", "json")
 
 
+def frame_rows(frame: pd.DataFrame) -> list[list[object]]:
+    """A frame's body rows as lists of the values `itertuples` gives, in one step: itertuples
+    looks a column up on every row, which made it the cost of laying out a wide tab.
+
+    >>> frame_rows(pd.DataFrame({"n": [1, 2], "x": ["a", None]}, dtype=object))
+    [[1, 'a'], [2, None]]
+    """
+    return frame.to_numpy(dtype=object).tolist()
+
+
 @dataclass(frozen=True)
 class Column:
     """One column: its name, kind, allowed values and whether a blank is allowed.
@@ -138,7 +148,7 @@ class TabSchema:
         if missing:
             raise SchemaErrors([SchemaError(self.name, 1, m, "", "present (missing column)") for m in missing])
         out = []
-        for row_number, row in zip(frame.index, frame.itertuples(index=False, name=None)):
+        for row_number, row in zip(frame.index, frame_rows(frame)):
             values = dict(zip(frame.columns, row))
             record: dict = {"_row": int(row_number)}
             for col in self.columns:
