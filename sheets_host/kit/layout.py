@@ -225,7 +225,7 @@ def _number_format(values: Sequence[object]) -> str | None:
     filled = [v for v in values if not cells.is_blank(v)]
     if not filled or not all(_number(v) for v in filled):
         return None
-    return NUMBER_FORMATS[max(_decimals(float(v)) for v in filled)]
+    return NUMBER_FORMATS[max(0 if type(v) is int else _decimals(float(v)) for v in filled)]  # a whole number needs none
 
 
 def shown(values: Sequence[object]) -> list[str]:
