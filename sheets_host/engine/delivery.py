@@ -32,7 +32,7 @@ from sheets_host.kit.errors import BookError, SchemaErrors
 from sheets_host.kit.game import Game
 from sheets_host.kit.layout import (INPUT_ROWS, LOCKED_FILL, MEANINGS, PROBLEM_FILL, TabLayout, keyed, lay_out,
                                     lay_out_tab, unkeyed)
-from sheets_host.kit.table import SubmitTab
+from sheets_host.kit.table import SubmitTab, frame_records
 from . import commitments
 from .announcements_tab import announcements_layout
 from .host import Commit, Session, frame, name_key, read_commit, row_ref
@@ -233,7 +233,7 @@ def history_frames(session: Session, players: Iterable[str]) -> dict[str, pd.Dat
     fated: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     general: dict[tuple[str, str, str], list[str]] = {}
     recorded: set[tuple[str, str, str]] = set()
-    for e in session.tabs.get("log", pd.DataFrame()).to_dict("records"):
+    for e in frame_records(session.tabs.get("log", pd.DataFrame())):
         who, kind = cells.text(e.get("player")), cells.text(e.get("kind"))
         if who not in wanted or kind not in ("problem", "not read", "submission", "default", "counted", "not counted"):
             continue

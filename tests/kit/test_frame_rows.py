@@ -11,7 +11,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sheets_host.kit.table import frame_rows
+from sheets_host.kit.table import frame_records, frame_rows
 
 CELLS = st.one_of(st.none(), st.integers(-10**6, 10**6), st.floats(allow_infinity=False), st.text(max_size=5),
                   st.booleans(), st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(2100, 1, 1)))
@@ -39,3 +39,6 @@ def test_frame_rows_are_what_itertuples_gives(columns, height):
     got = frame_rows(frame)
     assert len(got) == len(expected)
     assert all(len(g) == len(e) and all(map(same, g, e)) for g, e in zip(got, expected)), (got, expected)
+    records, dicts = frame_records(frame), frame.to_dict("records")
+    assert [list(r) for r in records] == [list(d) for d in dicts]
+    assert all(all(same(r[k], d[k]) for k in d) for r, d in zip(records, dicts)), (records, dicts)
