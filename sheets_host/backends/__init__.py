@@ -207,13 +207,15 @@ def frame_from_rows(rows: Sequence[Sequence[object]]) -> pd.DataFrame:
     """
     if not rows:
         return pd.DataFrame()
-    width = max((i + 1 for r in rows for i, c in enumerate(r) if not is_blank(c)), default=0)
-    header = [(" ".join(str(_plain(h)).split()) if not is_blank(h) else f"({column_letter(i)})")
-              for i, h in enumerate(list(rows[0][:width]) + [None] * (width - len(rows[0])))]
+    rows = [[None if is_blank(c) else c for c in r] for r in rows]  # each cell asked once
+    width = 0
+    for row in rows:
+        width = next((i + 1 for i in range(len(row) - 1, width - 1, -1) if row[i] is not None), width)
+    header = [(" ".join(str(_plain(h)).split()) if h is not None else f"({column_letter(i)})")
+              for i, h in enumerate(rows[0][:width] + [None] * (width - len(rows[0])))]
     body, index = [], []
     for number, row in enumerate(rows[1:], start=2):
-        cells = list(row[:width]) + [None] * (width - len(row))
-        cells = [None if is_blank(c) else c for c in cells]
+        cells = row[:width] + [None] * (width - len(row))
         if any(c is not None for c in cells):
             body.append(cells)
             index.append(number)
@@ -237,6 +239,8 @@ def rows_from_frame(frame: pd.DataFrame) -> list[list[object]]:
 
 
 def _plain(value: object) -> object:
+    if type(value) is str:  # the common kind first: every cell written comes here
+        return fit(value)
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return None
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):

@@ -32,7 +32,7 @@ from sheets_host.kit.errors import BookError, SchemaErrors
 from sheets_host.kit.game import Game
 from sheets_host.kit.layout import (INPUT_ROWS, LOCKED_FILL, MEANINGS, PROBLEM_FILL, TabLayout, keyed, lay_out,
                                     lay_out_tab, unkeyed)
-from sheets_host.kit.table import SubmitTab
+from sheets_host.kit.table import SubmitTab, frame_records
 from . import commitments
 from .announcements_tab import announcements_layout
 from .host import Commit, Session, frame, name_key, read_commit, row_ref
@@ -233,7 +233,7 @@ def history_frames(session: Session, players: Iterable[str]) -> dict[str, pd.Dat
     fated: dict[tuple[str, str, str], dict[str, list[str]]] = {}
     general: dict[tuple[str, str, str], list[str]] = {}
     recorded: set[tuple[str, str, str]] = set()
-    for e in session.tabs.get("log", pd.DataFrame()).to_dict("records"):
+    for e in frame_records(session.tabs.get("log", pd.DataFrame())):
         who, kind = cells.text(e.get("player")), cells.text(e.get("kind"))
         if who not in wanted or kind not in ("problem", "not read", "submission", "default", "counted", "not counted"):
             continue
@@ -287,12 +287,13 @@ def grown(old: pd.DataFrame | None, new: pd.DataFrame) -> pd.DataFrame | None:
     # A tab may widen under blank header cells (the announcements, for a wider table): rows added.
     if written_header(new)[:width] != written_header(old) or any(written_header(new)[width:]):
         return None
-    def shown(frame: pd.DataFrame) -> list[list[str | None]]:
-        return [[None if v is None or v == "" else str(v) for v in row] for row in rows_from_frame(frame)[1:]]
-    head = new.iloc[:len(old)]
-    if not shown(head.iloc[:, width:]) == [[None] * (len(new.columns) - width)] * len(old):
+    def shown(rows: Iterable[Sequence[object]]) -> list[list[str | None]]:
+        return [[None if v is None or v == "" else str(v) for v in row] for row in rows]
+    # Plain rows, sliced as lists: slicing the frames cost more than the comparison.
+    head = rows_from_frame(new)[1:len(old) + 1]
+    if any(v is not None and v != "" for row in head for v in row[width:]):
         return None
-    return new.iloc[len(old):] if shown(old) == shown(head.iloc[:, :width]) else None
+    return new.iloc[len(old):] if shown(rows_from_frame(old)[1:]) == shown(row[:width] for row in head) else None
 
 
 def deliver(session: Session, state: Any, books: Mapping[str, Book], *,

@@ -29,7 +29,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.cells import SubmitRow
 from sheets_host.kit.errors import RoundError, SchemaError, SchemaErrors, SheetsHostError
 from sheets_host.kit.game import Game, Window
-from sheets_host.kit.table import Column, TabSchema, check_all
+from sheets_host.kit.table import Column, TabSchema, check_all, frame_records
 from .history import FIXED, check_archive, check_fixed, check_players, fixed_inputs
 from .reading import clean
 from .snapshots import snapshot_of, snapshot_tabs
@@ -239,7 +239,7 @@ class Session:
         """A number no attempt of this round has used, in the archive, the rounds tab or the log."""
         used = [r["attempt"] for r in self.archive_rows if r["round"] == round_number]
         used += [r["attempt"] for r in self.rounds if r["round"] == round_number]
-        for rec in self.tabs.get("log", pd.DataFrame()).to_dict("records"):
+        for rec in frame_records(self.tabs.get("log", pd.DataFrame())):
             if cells.text(rec.get("round")) == str(round_number):
                 try:
                     used.append(int(float(cells.text(rec.get("attempt")) or 0)))
@@ -361,7 +361,7 @@ def read_archive(data: pd.DataFrame, players: Sequence[str], game: Game) -> list
     seen: dict[tuple, int] = {}
     errors = []
     out = []
-    for rec, values in zip(records, data.to_dict("records")):
+    for rec, values in zip(records, frame_records(data)):
         tab = None  # a game with one submit tab names none
         if None not in tabs:
             tab = by_fold.get(cells.fold(rec["tab"] or ""))
@@ -449,7 +449,7 @@ def open_session(backend: Backend, clock: Clock = now_utc, correcting: bool = Fa
     if renamed:  # before anything that reads a name, which would blame another tab
         raise SchemaErrors(renamed)
     if "books" in tabs and hasattr(backend, "bind"):
-        backend.bind({cells.text(r["role"]): cells.text(r["book"]) for r in tabs["books"].to_dict("records")})
+        backend.bind({cells.text(r["role"]): cells.text(r["book"]) for r in frame_records(tabs["books"])})
     problems = game.check_config(config, players)
     if problems:  # each already names the setting and says what is allowed, quoted whole
         raise SheetsHostError("\n".join(problems))

@@ -22,7 +22,7 @@ from sheets_host.kit import cells
 from sheets_host.kit.cells import Problem, SubmitRow
 from sheets_host.kit.errors import SheetsHostError
 from sheets_host.kit.game import Game, Parsed, Window
-from sheets_host.kit.table import SubmitTab
+from sheets_host.kit.table import SubmitTab, frame_rows
 from .snapshots import CELL_PART
 
 # Control characters no spreadsheet shows (tabs and line breaks are kept), and the two an .xlsx cannot hold.
@@ -95,7 +95,7 @@ def _find_header(data: pd.DataFrame, wanted: dict[str, str]) -> tuple[list[str],
     first = [cells.text(c) for c in data.columns]
     if sum(cells.fold(c) in wanted for c in first) >= need:
         return first, data
-    for position, values in enumerate(data.head(HEADER_SEARCH).itertuples(index=False, name=None)):
+    for position, values in enumerate(frame_rows(data.head(HEADER_SEARCH))):
         names = [cells.text(v) for v in values]
         if sum(cells.fold(n) in wanted for n in names if n) >= need:
             below = data.iloc[position + 1:]
@@ -106,7 +106,7 @@ def _find_header(data: pd.DataFrame, wanted: dict[str, str]) -> tuple[list[str],
 def _raw_rows(player: str, data: pd.DataFrame, tab: SubmitTab, key: str | None) -> list[SubmitRow]:
     """Every non-blank row of a tab with no header, row 1 included, by position (for the archive)."""
     header = tab.header
-    table = [(1, list(data.columns))] + list(zip(data.index, (list(v) for v in data.itertuples(index=False, name=None))))
+    table = [(1, list(data.columns))] + list(zip(data.index, frame_rows(data)))
     out = []
     for number, values in table:
         values = [None if isinstance(v, str) and re.fullmatch(r"\([A-Z]+\)", v) else v for v in values]
@@ -139,7 +139,7 @@ def submit_rows(game: Game, player: str, tab: SubmitTab, data: pd.DataFrame | No
     problems = [Problem(player, f"the {tab.name} tab has no column {c!r} (its header row must name the columns: "
                                 f"{', '.join(header)})", tab=key) for c in header if c not in columns]
     rows = []
-    for number, values in zip(body.index, body.itertuples(index=False, name=None)):
+    for number, values in zip(body.index, frame_rows(body)):
         typed = {}
         for column, value in zip(columns, values):
             if column:

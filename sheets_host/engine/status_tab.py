@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from sheets_host.kit.game import Game, HowTo
+from sheets_host.kit.table import frame_rows
 from sheets_host.kit.layout import HEADER_FILL, INPUT_FILL, MEANINGS, NEXT_FILL, PROBLEM_FILL, TabLayout, lay_out
 from .host import Session, parse_time, stamp
 from .reading import Reading, nothing_due
@@ -177,7 +178,7 @@ def status_layout(status: pd.DataFrame) -> TabLayout:
     key saying where that yellow is typed in. The fills mark rows by where they are."""
     kinds = status.attrs["kinds"]
     fills = {}
-    for i, (kind, row) in enumerate(zip(kinds, status.itertuples(index=False, name=None))):
+    for i, (kind, row) in enumerate(zip(kinds, frame_rows(status))):
         if kind.startswith("example"):
             last = max((c for c, v in enumerate(row) if v is not None and v != ""), default=1)
             fills.update({(i + 1, c): FILLS[kind] for c in range(1, max(last, 1) + 1)})

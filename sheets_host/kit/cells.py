@@ -151,6 +151,11 @@ def is_blank(raw: object) -> bool:
     >>> is_blank(None), is_blank("  "), is_blank(float("nan")), is_blank(0)
     (True, True, True, False)
     """
+    kind = type(raw)  # the common kinds first: every cell of every tab read and written asks
+    if kind is str:
+        return not raw or raw.isspace()
+    if kind is int:
+        return False
     return raw is None or (isinstance(raw, float) and math.isnan(raw)) or (
         isinstance(raw, str) and not raw.strip())
 
@@ -161,6 +166,8 @@ def text(raw: object) -> str:
     >>> text("  Wind   Guide "), text(3.0), text(None)
     ('Wind Guide', '3', '')
     """
+    if type(raw) is str:  # the common kind first (a blank one comes out "")
+        return " ".join(raw.split())
     if is_blank(raw):
         return ""
     if isinstance(raw, float) and raw.is_integer():

@@ -32,7 +32,7 @@ from functools import cached_property
 import pandas as pd
 
 from . import cells
-from .table import TabSchema
+from .table import TabSchema, frame_rows
 
 Colour = str  # "RRGGBB"
 
@@ -225,7 +225,7 @@ def _number_format(values: Sequence[object]) -> str | None:
     filled = [v for v in values if not cells.is_blank(v)]
     if not filled or not all(_number(v) for v in filled):
         return None
-    return NUMBER_FORMATS[max(_decimals(float(v)) for v in filled)]
+    return NUMBER_FORMATS[max(0 if type(v) is int else _decimals(float(v)) for v in filled)]  # a whole number needs none
 
 
 def shown(values: Sequence[object]) -> list[str]:
@@ -258,7 +258,7 @@ def lay_out(frame: pd.DataFrame, *, tab: str = "", choices: Mapping[str, Sequenc
     >>> tab.fills, tab.key
     ({(1, 0): '7FE5F0', (2, 0): 'E8DCC0'}, (('type here', 'FFF8DC'), ('E: Treasure', '7FE5F0'), ('R: road', 'E8DCC0')))
     """
-    rows = [tuple(frame.columns), *frame.itertuples(index=False, name=None)]  # once: a frame's rows cost
+    rows = [tuple(frame.columns), *frame_rows(frame)]  # once: a frame's rows cost
     columns_values = list(zip(*rows[1:])) if len(frame) else [()] * len(frame.columns)
     columns = []
     coloured: dict[tuple[int, int], Colour] = {}
@@ -330,7 +330,7 @@ def keyed(frame: pd.DataFrame, layout: TabLayout) -> tuple[pd.DataFrame, TabLayo
     if not layout.key:
         return frame, layout
     width, texts = len(frame.columns), [text for text, _ in layout.key]
-    out = pd.DataFrame([[*row, None, *[None] * len(texts)] for row in frame.itertuples(index=False, name=None)],
+    out = pd.DataFrame([[*row, None, *[None] * len(texts)] for row in frame_rows(frame)],
                        columns=[*frame.columns, "", *texts], index=frame.index, dtype=object)
     out.attrs = dict(frame.attrs)
     return out, replace(layout, columns=(*layout.columns, ColumnLayout(KEY_GAP), *(ColumnLayout(_width([cells.text(t)])) for t in texts)),

@@ -112,6 +112,17 @@ class XlsxBook(XlsxEditing):
     def __init__(self, path: Path, ref: str):
         self.path = path
         self.ref = ref  # relative to the game folder, so the folder can move
+        # The file as this book last read it, its package and the rows read of each sheet part: a
+        # write of the same bytes (the command's own read, then its write) reuses them rather than
+        # parse the file again.
+        self._seen: tuple[bytes, _Package, dict[str, list[list[object]]]] | None = None
+
+    def _parsed(self, data: bytes) -> tuple[_Package, dict[str, list[list[object]]]]:
+        """`data`'s package (never to be edited: `_Package.copy`) and the rows read of its sheets,
+        known already when this book read the very same bytes before."""
+        if self._seen is None or self._seen[0] != data:
+            self._seen = (data, _Package(data), {})
+        return self._seen[1], self._seen[2]
 
     @contextmanager
     def _opening(self) -> Iterator[None]:
@@ -158,11 +169,11 @@ class XlsxBook(XlsxEditing):
                 return self._read_openpyxl(data, tabs)
 
     def _read_package(self, data: bytes, tabs: Sequence[str] | None) -> dict[str, pd.DataFrame]:
-        pkg = _Package(data)
+        pkg, seen = self._parsed(data)
         sheets = {s.name: s for s in _Workbook(pkg).sheets}
         names = ({n: n for n in sheets if n != LISTS_TAB} if tabs is None
                  else {t: match_tab(t, sheets) for t in tabs})
-        values = _Values(data, pkg, self.path)
+        values = _Values(data, pkg, self.path, seen)
         try:
             return {want: frame_from_rows(values.rows(sheets[have])) for want, have in names.items()
                     if have is not None and sheets[have].kind == "worksheet"}  # chart sheets hold no cells

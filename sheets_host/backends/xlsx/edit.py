@@ -37,6 +37,7 @@ class XlsxEditing:
     path: Path
     _opening: Callable[[], AbstractContextManager[None]]
     _clean: Callable[..., list[list[object]]]
+    _parsed: Callable[[bytes], tuple[_Package, dict[str, list[list[object]]]]]
 
     def _normalized(self, data: bytes | None) -> bytes:
         """The book as openpyxl saves it: XML that the editing here handles."""
@@ -56,10 +57,14 @@ class XlsxEditing:
         """The new content of the book file (see the module's doc); `placed` lays out the rows
         appended to a tab of `grow` (`appended_layout`); the tabs named in `first` come first."""
         with self._opening():
-            pkg = _Package(data)
+            if data is None:
+                pkg, values = _Package(None), None
+            else:
+                read, seen = self._parsed(data)
+                pkg = read.copy()
+                values = _Values(data, pkg, self.path, seen)
             book = _Workbook(pkg)
             styles = _Styles(pkg, book)
-            values = _Values(data, pkg, self.path) if data is not None else None
         try:
             return self._edited(pkg, book, styles, values, whole, looks, grow, layouts, protect, hidden, remove, placed,
                                 first)

@@ -147,6 +147,15 @@ class _Package:
         self._types_removed: set[str] = set()
         self._rels_cache: dict[str, list[_Rel]] = {}
 
+    def copy(self) -> _Package:
+        """Another package of the same file to edit, with the parts read so far: an edit replaces
+        a part, never changes one, so the two share them."""
+        other = object.__new__(_Package)
+        other._zip, other._parts, other._names = self._zip, dict(self._parts), dict(self._names)
+        other._types_added, other._types_removed = dict(self._types_added), set(self._types_removed)
+        other._rels_cache = dict(self._rels_cache)
+        return other
+
     def has(self, part: str) -> bool:
         return part.lower() in self._names
 

@@ -183,6 +183,7 @@ def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles:
     for (fr, fc), colour in (layout.fills.items() if layout is not None else ()):
         fills.setdefault(fr, {})[fc] = colour
     new_rows = []
+    known: dict[tuple[int, str | None], tuple[int, dict]] = {}  # each (column, fill)'s format
     for i, values in enumerate(rows):
         r = first + i
         old_xml = existing.get(r, "")
@@ -198,7 +199,7 @@ def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles:
                     wrapped.append((value, widths.get(c, DEFAULT_COLUMN_WIDTH)))
             height = row_height(wrapped)
         else:
-            row_cells.update(_laid_out_cells(r, values, layout, fills.get(1 + i, {}), styles))
+            row_cells.update(_laid_out_cells(r, values, layout, fills.get(1 + i, {}), styles, known))
             height = layout.heights.get(1 + i)
         start = (_set_attr(re.match(r"<row\b[^>]*?(?=/?>)", old_xml)[0] + ">", "spans", None) if old_xml
                  else f'<row r="{r}">')
@@ -225,17 +226,20 @@ def _append_xml(text: str, after: int, rows: Sequence[Sequence[object]], styles:
 
 
 def _laid_out_cells(r: int, values: Sequence[object], layout: TabLayout, row_fills: dict[int, str],
-                    styles: _Styles) -> dict[int, str]:
+                    styles: _Styles, known: dict[tuple[int, str | None], tuple[int, dict]]) -> dict[int, str]:
     """Row `r`'s cells (0-based column -> XML) as `_render` writes a body row: each its column's
-    format and its fill, a blank cell only where it shows one."""
+    format and its fill, a blank cell only where it shows one; `known` keeps each (column, fill)'s
+    format from one row to the next."""
     cols = layout.columns
     out = {}
     for c in range(max(len(values), len(cols), max(row_fills, default=-1) + 1)):
         value = values[c] if c < len(values) else None
-        col = cols[c] if c < len(cols) else None
-        look = {"fill": row_fills.get(c), "align": col.align if col else None, "wrap": bool(col and col.wrap),
-                "indent": bool(col and col.indent)}
-        s = styles.xf(number_format=col.number_format if col else None, **look)
+        if (c, row_fills.get(c)) not in known:
+            col = cols[c] if c < len(cols) else None
+            look = {"fill": row_fills.get(c), "align": col.align if col else None, "wrap": bool(col and col.wrap),
+                    "indent": bool(col and col.indent)}
+            known[c, row_fills.get(c)] = styles.xf(number_format=col.number_format if col else None, **look), look
+        s, look = known[c, row_fills.get(c)]
         if value is not None or s:
             out[c] = _cell_xml(f"{column_letter(c)}{r}", value, s, lambda fmt, look=look: styles.xf(number_format=fmt, **look))
     return out
@@ -324,14 +328,22 @@ def _openpyxl_rows(sheet) -> list[list[object]]:
 
 class _Values:
     """A sheet's cells as rows of plain values: calamine, or openpyxl for formulas and long numbers
-    and wherever calamine fails; `where` names the book in errors."""
+    and wherever calamine fails; `where` names the book in errors. Each sheet is read once; `seen`
+    holds the rows of a read of the same bytes (by sheet part), so a write does not parse again
+    what the command read (the rows are never changed in place)."""
 
-    def __init__(self, data: bytes, pkg: _Package, where: object):
+    def __init__(self, data: bytes, pkg: _Package, where: object, seen: dict[str, list[list[object]]] | None = None):
         self.data, self.pkg, self.where = data, pkg, where
+        self.seen: dict[str, list[list[object]]] = {} if seen is None else seen
         self._calamine = None
         self._openpyxl = None
 
     def rows(self, sheet: _Sheet) -> list[list[object]]:
+        if sheet.part not in self.seen:
+            self.seen[sheet.part] = self._rows(sheet)
+        return self.seen[sheet.part]
+
+    def _rows(self, sheet: _Sheet) -> list[list[object]]:
         with _reading(self.where, sheet.name):
             if not _openpyxl_only(_computed(self.pkg.get(sheet.part))):
                 try:

@@ -170,6 +170,20 @@ def test_appended_rows_go_after_the_last_row_and_the_header_is_left_alone(book):
     assert book.read(["log"])["log"].to_dict("records")[-1] == {"n": 4, "what": "four"}
 
 
+def test_a_write_reuses_what_was_read_only_of_the_very_same_file(book):
+    """A book reuses the rows it read when it writes the same bytes (issue 38: a resolve read every
+    book, then parsed it again to append); a file saved in between (a player's spreadsheet
+    program) is read anew, so the rows go under what it holds now."""
+    book.write({}, append={"log": frame([1, "one"], columns=("n", "what"))})
+    assert book.read(["log"])["log"].to_dict("records") == [{"n": 1, "what": "one"}]
+    XlsxBook(book.path, book.ref).write({}, append={"log": frame([2, "two"], columns=("n", "what"))})  # saved meanwhile
+    book.write({}, append={"log": frame([3, "three"], columns=("n", "what"))})
+    assert book.read(["log"])["log"].to_dict("records") == [{"n": 1, "what": "one"}, {"n": 2, "what": "two"},
+                                                            {"n": 3, "what": "three"}]
+    book.write({}, append={"log": frame([4, "four"], columns=("n", "what"))})  # its own write: read again too
+    assert [r["n"] for r in XlsxBook(book.path, book.ref).read(["log"])["log"].to_dict("records")] == [1, 2, 3, 4]
+
+
 def test_appending_after_a_tab_with_shaded_input_rows_fills_them_in_order(book):
     book.write({"submit": SUBMIT}, layouts={"submit": submit_layout()})
     book.write({}, append={"submit": frame(["stone", 9, None], columns=("kind", "site", "note"))})
