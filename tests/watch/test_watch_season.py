@@ -323,16 +323,16 @@ class KilledInEachResolvesDelivery(Killer):
         super().effect(what)
 
 
-def test_a_watch_started_again_after_a_games_last_round_was_resolved_posts_it_then_moves_on(installed, tmp_path,
-                                                                                            discord):
+def test_a_watch_started_again_after_a_games_last_round_was_resolved_posts_it_then_moves_on(
+        installed, tmp_path, tmp_path_factory, discord):
     """Started again, the watch posted a game's last round with the players' webhooks file read
     against nobody (the season not read yet): refused, said, and the season went on and ended
     with the round never posted."""
-    model = play_season(tmp_path / "model", discord, (NOW, WRONG, NEVER))
+    where, model, _ = unkilled((NOW, WRONG, NEVER), tmp_path_factory, discord)
     killer = KilledInEachResolvesDelivery()
     run = play_season(tmp_path / "killed", discord, (NOW, WRONG, NEVER), killer)
     assert killer.kills == 3 and run.over  # the Grant's and each Duel's
-    assert outcome(tmp_path / "killed", run)[1] == outcome(tmp_path / "model", model)[1]
+    assert outcome(tmp_path / "killed", run)[1] == outcome(where, model)[1]
     assert not [line for line in run.lines if "not posted" in line]
 
 
