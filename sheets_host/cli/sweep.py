@@ -137,8 +137,8 @@ def sweep(game: str = GAME,
     cells = len(done.cells)
     echo(f"{done.title}: {cells} rows of {games:,} games ({cells * games:,} games) in {done.seconds:.1f} s")
     echo("\n".join(table([_shown(r, [*done.grid, "bots"]) for r in done.rows()], "  ")))
-    echo(f"table: {files['csv']}")
-    echo(f"picture: {files['png']}")
+    echo(f"table: {files['csv']}", wrap=False)  # a path is copied whole, never wrapped
+    echo(f"picture: {files['png']}", wrap=False)
 
 
 def _shown(row: dict, settings: list[str]) -> dict:

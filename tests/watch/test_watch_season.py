@@ -260,7 +260,7 @@ def test_a_season_watched_asks_decides_makes_its_death_matches_and_tells_each_st
         "by 2026-11-22 19:00:02 UTC, in their own book.",
         "\u2705 **Game 1 (Grant)**: Elimination Candidate 1, **Ed**, picked **Cy**. Cy is the Death Match Opponent.",
         "\U0001f5f3\ufe0f **Game 1 (Grant)**: Elimination Candidate 2, **Fay**, picks an opponent for their Death Match "
-        "by 2026-11-22 20:01:02 UTC, in their own book. Elimination Candidate 1, Ed, picked Cy.",
+        "by 2026-11-22 19:01:03 UTC, in their own book. Elimination Candidate 1, Ed, picked Cy.",
         "\u2705 **Game 1 (Grant)**: Elimination Candidate 2, **Fay**, did not pick by the deadline: the season drew "
         "**Bo** (its default, season setting 'when nobody decides'). Bo is the Death Match Opponent.",
         "\U0001f3b2 **Game 2 (Duel)** made (Death Match): **Ed** against **Cy**, the Death Match Opponent, picked by "
@@ -276,8 +276,8 @@ def test_a_season_watched_asks_decides_makes_its_death_matches_and_tells_each_st
         ("Ed", "\U0001f5f3\ufe0f **Game 1 (Grant)**: you decide your opponent in your Death Match (you are Elimination "
                "Candidate 1), among Bo, Cy, by 2026-11-22 19:00:02 UTC (in 4 hours)."),
         ("Fay", "\U0001f5f3\ufe0f **Game 1 (Grant)**: you decide your opponent in your Death Match (you are Elimination "
-                "Candidate 2), among Bo, by 2026-11-22 20:01:02 UTC (in 4 hours)."),
-        ("Fay", "\u23f0 **Game 1 (Grant)**: you have until 2026-11-22 20:01:02 UTC (in 1 hour) to decide your opponent in "
+                "Candidate 2), among Bo, by 2026-11-22 19:01:03 UTC (in 4 hours)."),
+        ("Fay", "\u23f0 **Game 1 (Grant)**: you have until 2026-11-22 19:01:03 UTC (in 1 hour) to decide your opponent in "
                 "your Death Match (you are Elimination Candidate 2).")]
     # The choices of a decision whose choice is not public reach only the player asked.
     assert not any("among Bo, Cy, Di" in text for text in run.public)
